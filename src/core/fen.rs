@@ -1,0 +1,477 @@
+//! Sanmill's 17-field FEN: parsing into an unchecked [`Setup`], validation
+//! into a [`Position`], and writing.
+//!
+//! Fields: board (`inner/middle/outer`, each ring from 12 o'clock
+//! clockwise, `O` white, `@` black, `*` empty), side (`w`/`b`), phase
+//! (`r`/`p`/`m`/`o`), action (`p`/`s`/`r`, `?` when over), white on board,
+//! white in hand, black on board, black in hand, white to remove, black to
+//! remove, white's last mill from/to, black's last mill from/to (square ids
+//! 8..31, 0 none), formed-mills bitboard `(white << 32) | black`, plies
+//! since the last removal, full-move number. A trailing `ids:nodes` token
+//! switches fields 11-15 to node ids 0..23 (-1 none).
+
+use std::fmt::Write as _;
+
+use super::point::{Bitboard, Color, Point};
+use super::position::Position;
+use super::rules::Rules;
+
+/// A FEN read but not yet checked against the rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub board: [Bitboard; 2],
+    pub side: Color,
+    pub phase: char,
+    pub action: char,
+    pub on_board: [u8; 2],
+    pub in_hand: [u8; 2],
+    pub to_remove: [i8; 2],
+    /// White's last mill from/to, black's last mill from/to.
+    pub last_mill: [Option<Point>; 4],
+    pub formed: [Bitboard; 2],
+    pub rule50: u16,
+    pub fullmove: u16,
+}
+
+/// Everything that can be wrong with a FEN, one variant per way.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FenError {
+    #[error("FEN has {0} fields, expected 17 (or 18 ending in `ids:nodes`)")]
+    FieldCount(usize),
+    #[error("unknown FEN token `{0}` after field 17 (only `ids:nodes` is understood)")]
+    UnknownToken(String),
+    #[error("FEN board `{0}` must be three rings of 8 points separated by `/`")]
+    BoardShape(String),
+    #[error("FEN board has `{0}` at point {1}; expected `O`, `@` or `*`")]
+    BoardChar(char, Point),
+    #[error("FEN side to move `{0}` must be `w` or `b`")]
+    Side(String),
+    #[error("FEN phase `{0}` must be one of `r`, `p`, `m`, `o`")]
+    Phase(String),
+    #[error("FEN action `{0}` must be one of `p`, `s`, `r`, `?`")]
+    Action(String),
+    #[error("FEN field {field} (`{text}`) is not a valid number for it")]
+    Number { field: usize, text: String },
+    #[error("FEN says {color} has {stated} pieces on the board, but the board shows {actual}")]
+    CountMismatch {
+        color: Color,
+        stated: u8,
+        actual: u8,
+    },
+    #[error("{color} has {total} pieces on the board and in hand; these rules allow {max}")]
+    TooManyPieces { color: Color, total: u32, max: u8 },
+    #[error("FEN field {field} (`{text}`) is not a point id")]
+    MillPoint { field: usize, text: String },
+    #[error("FEN formed-mills field marks bits outside the board")]
+    FormedBits,
+    #[error("FEN makes {0} remove its own pieces, which these rules never do")]
+    NegativeRemoval(Color),
+    #[error("FEN gives a removal to {0}, who is not to move")]
+    RemovalForIdleSide(Color),
+    #[error("FEN owes {0} removals; at most 3 are possible")]
+    TooManyRemovals(u8),
+    #[error("FEN action `r` needs a removal count, and removal counts need action `r`")]
+    RemovalActionMismatch,
+    #[error("FEN owes a removal but the opponent has no piece on the board")]
+    NothingToRemove,
+    #[error("FEN action `{action}` does not fit {color} having {hand} pieces in hand")]
+    ActionMismatch {
+        action: char,
+        color: Color,
+        hand: u8,
+    },
+    #[error("FEN action `?` is only for a finished game (phase `o`)")]
+    UnfinishedNoAction,
+}
+
+fn number<T: std::str::FromStr>(fields: &[&str], i: usize) -> Result<T, FenError> {
+    fields[i].parse().map_err(|_| FenError::Number {
+        field: i + 1,
+        text: fields[i].to_string(),
+    })
+}
+
+impl Setup {
+    /// Reads a FEN's fields without judging whether they make a position.
+    pub fn parse(fen: &str) -> Result<Setup, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let node_ids = match fields.len() {
+            17 => false,
+            18 if fields[17].eq_ignore_ascii_case("ids:nodes") => true,
+            18 => return Err(FenError::UnknownToken(fields[17].to_string())),
+            n => return Err(FenError::FieldCount(n)),
+        };
+        let mut board = [Bitboard::EMPTY; 2];
+        let rings: Vec<&str> = fields[0].split('/').collect();
+        if rings.len() != 3 || rings.iter().any(|r| r.chars().count() != 8) {
+            return Err(FenError::BoardShape(fields[0].to_string()));
+        }
+        for (i, c) in rings.concat().chars().enumerate() {
+            let p = Point::ALL[i];
+            match c {
+                'O' | 'o' => board[0] = board[0].with(p),
+                '@' => board[1] = board[1].with(p),
+                '*' => {}
+                other => return Err(FenError::BoardChar(other, p)),
+            }
+        }
+        let side = match fields[1] {
+            "w" | "W" => Color::White,
+            "b" | "B" => Color::Black,
+            s => return Err(FenError::Side(s.to_string())),
+        };
+        let one_char = |s: &str, allowed: &str| {
+            let mut cs = s.chars();
+            match (cs.next(), cs.next()) {
+                (Some(c), None) if allowed.contains(c.to_ascii_lowercase()) => {
+                    Some(c.to_ascii_lowercase())
+                }
+                _ => None,
+            }
+        };
+        let phase =
+            one_char(fields[2], "rpmo").ok_or_else(|| FenError::Phase(fields[2].to_string()))?;
+        let action =
+            one_char(fields[3], "psr?").ok_or_else(|| FenError::Action(fields[3].to_string()))?;
+        let on_board = [number(&fields, 4)?, number(&fields, 6)?];
+        let in_hand = [number(&fields, 5)?, number(&fields, 7)?];
+        let to_remove = [number(&fields, 8)?, number(&fields, 9)?];
+        let mut last_mill = [None; 4];
+        for (k, slot) in last_mill.iter_mut().enumerate() {
+            let i = 10 + k;
+            let v: i32 = number(&fields, i)?;
+            let bad = || FenError::MillPoint {
+                field: i + 1,
+                text: fields[i].to_string(),
+            };
+            *slot = match (node_ids, v) {
+                (true, -1) | (false, 0) => None,
+                (true, 0..=23) => Point::new(v as u8),
+                (false, 8..=31) => Point::new(v as u8 - 8),
+                _ => return Err(bad()),
+            };
+        }
+        let formed_raw: u64 = number(&fields, 14)?;
+        let shift = if node_ids { 0 } else { 8 };
+        let half = |v: u64| -> Result<Bitboard, FenError> {
+            let v = v as u32;
+            if v & !(Bitboard::FULL.0 << shift) != 0 {
+                return Err(FenError::FormedBits);
+            }
+            Ok(Bitboard(v >> shift))
+        };
+        let formed = [half(formed_raw >> 32)?, half(formed_raw & 0xffff_ffff)?];
+        Ok(Setup {
+            board,
+            side,
+            phase,
+            action,
+            on_board,
+            in_hand,
+            to_remove,
+            last_mill,
+            formed,
+            rule50: number(&fields, 15)?,
+            fullmove: number(&fields, 16)?,
+        })
+    }
+}
+
+impl Position {
+    /// Validates a setup against the rules.
+    pub fn from_setup(s: &Setup, rules: &Rules) -> Result<Position, FenError> {
+        for c in Color::ALL {
+            let i = c.index();
+            let actual = s.board[i].count() as u8;
+            if s.on_board[i] != actual {
+                return Err(FenError::CountMismatch {
+                    color: c,
+                    stated: s.on_board[i],
+                    actual,
+                });
+            }
+            let total = actual as u32 + s.in_hand[i] as u32;
+            if total > rules.pieces as u32 {
+                return Err(FenError::TooManyPieces {
+                    color: c,
+                    total,
+                    max: rules.pieces,
+                });
+            }
+            if s.to_remove[i] < 0 {
+                return Err(FenError::NegativeRemoval(c));
+            }
+            if s.to_remove[i] > 0 && c != s.side {
+                return Err(FenError::RemovalForIdleSide(c));
+            }
+        }
+        let stated = s.to_remove[s.side.index()] as u8;
+        let pending = match (s.action, stated) {
+            ('r', 0) => 1,
+            ('r', n) => n,
+            (_, 0) => 0,
+            _ => return Err(FenError::RemovalActionMismatch),
+        };
+        if pending > 3 {
+            return Err(FenError::TooManyRemovals(pending));
+        }
+        let hand = s.in_hand[s.side.index()];
+        match s.action {
+            'p' if hand == 0 => {
+                return Err(FenError::ActionMismatch {
+                    action: 'p',
+                    color: s.side,
+                    hand,
+                });
+            }
+            's' if hand > 0 => {
+                return Err(FenError::ActionMismatch {
+                    action: 's',
+                    color: s.side,
+                    hand,
+                });
+            }
+            '?' if s.phase != 'o' => return Err(FenError::UnfinishedNoAction),
+            _ => {}
+        }
+        let placing_turn = match (pending, s.phase) {
+            (0, _) | (_, 'o') => hand > 0,
+            (_, phase) => phase != 'm',
+        };
+        let mut pos = Position {
+            board: s.board,
+            hand: s.in_hand,
+            side: s.side,
+            pending,
+            placing_turn,
+            formed: s.formed,
+            rule50: s.rule50,
+            fullmove: s.fullmove.max(1),
+            key: 0,
+        };
+        if pending > 0 && pos.removable(rules).is_empty() {
+            return Err(FenError::NothingToRemove);
+        }
+        pos.key = pos.compute_key();
+        Ok(pos)
+    }
+
+    /// Parses and validates a FEN.
+    pub fn from_fen(fen: &str, rules: &Rules) -> Result<Position, FenError> {
+        Position::from_setup(&Setup::parse(fen)?, rules)
+    }
+
+    /// The FEN in Sanmill's square-id dialect.
+    pub fn fen(&self, rules: &Rules) -> String {
+        let mut s = String::with_capacity(64);
+        for p in Point::ALL {
+            if p.index() > 0 && p.index() % 8 == 0 {
+                s.push('/');
+            }
+            s.push(if self.board[0].contains(p) {
+                'O'
+            } else if self.board[1].contains(p) {
+                '@'
+            } else {
+                '*'
+            });
+        }
+        let over = self.outcome(rules).is_some();
+        let placing = if self.pending > 0 {
+            self.placing_turn
+        } else {
+            self.is_placing()
+        };
+        let phase = match (over, placing) {
+            (true, _) => 'o',
+            (false, true) => 'p',
+            (false, false) => 'm',
+        };
+        let action = if over {
+            '?'
+        } else if self.pending > 0 {
+            'r'
+        } else if self.is_placing() {
+            'p'
+        } else {
+            's'
+        };
+        let side = if self.side == Color::White { 'w' } else { 'b' };
+        let removes = |c: Color| if c == self.side { self.pending } else { 0 };
+        let formed = ((self.formed[0].0 as u64) << 8 << 32) | ((self.formed[1].0 as u64) << 8);
+        let _ = write!(
+            s,
+            " {side} {phase} {action} {} {} {} {} {} {} 0 0 0 0 {formed} {} {}",
+            self.board[0].count(),
+            self.hand[0],
+            self.board[1].count(),
+            self.hand[1],
+            removes(Color::White),
+            removes(Color::Black),
+            self.rule50,
+            self.fullmove
+        );
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::rules::Variant;
+
+    const START: &str = "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1";
+
+    fn nine() -> Rules {
+        Variant::Nine.rules()
+    }
+
+    fn err(fen: &str) -> FenError {
+        Position::from_fen(fen, &nine()).unwrap_err()
+    }
+
+    #[test]
+    fn start_position_round_trips() {
+        let rules = nine();
+        let pos = Position::from_fen(START, &rules).unwrap();
+        assert_eq!(pos, Position::startpos(&rules));
+        assert_eq!(pos.fen(&rules), START);
+    }
+
+    #[test]
+    fn node_id_dialect_reads_the_same() {
+        let rules = nine();
+        let legacy = "********/@***O***/******** w p p 1 8 1 8 0 0 0 0 0 0 0 0 2";
+        let nodes = "********/@***O***/******** w p p 1 8 1 8 0 0 -1 -1 -1 -1 0 0 2 ids:nodes";
+        let a = Position::from_fen(legacy, &rules).unwrap();
+        let b = Position::from_fen(nodes, &rules).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(b.fen(&rules), legacy);
+        // Formed-mill bits: legacy ids 14, 22, 30 are node ids 6, 14, 22.
+        let legacy =
+            Setup::parse("******@*/******@O/****O*@O b p r 3 6 3 6 0 1 0 0 0 0 1077952512 0 1")
+                .unwrap();
+        let nodes = Setup::parse(
+            "******@*/******@O/****O*@O b p r 3 6 3 6 0 1 -1 -1 -1 -1 4210752 0 1 ids:nodes",
+        )
+        .unwrap();
+        assert_eq!(legacy.formed, nodes.formed);
+        assert_eq!(legacy.formed[1].count(), 3);
+    }
+
+    #[test]
+    fn pending_removal_round_trips() {
+        let rules = nine();
+        let fen = "******@*/******@O/****O*@O b p r 3 6 3 6 0 1 0 0 0 0 0 0 1";
+        let pos = Position::from_fen(fen, &rules).unwrap();
+        assert_eq!(pos.pending_removals(), 1);
+        assert_eq!(pos.fen(&rules), fen);
+    }
+
+    #[test]
+    fn each_error_is_reported() {
+        assert_eq!(err(""), FenError::FieldCount(0));
+        assert_eq!(err("a b c"), FenError::FieldCount(3));
+        assert_eq!(
+            err(&format!("{START} extra")),
+            FenError::UnknownToken("extra".into())
+        );
+        assert_eq!(
+            err(&START.replace("********/********/********", "********/********")),
+            FenError::BoardShape("********/********".into())
+        );
+        assert_eq!(
+            err(&START.replace("********/********/********", "********/********/*******")),
+            FenError::BoardShape("********/********/*******".into())
+        );
+        assert_eq!(
+            err(&START.replacen('*', "X", 1)),
+            FenError::BoardChar('X', Point::ALL[0])
+        );
+        assert_eq!(
+            err(&START.replace(" w ", " x ")),
+            FenError::Side("x".into())
+        );
+        assert_eq!(
+            err(&START.replace(" w p p ", " w q p ")),
+            FenError::Phase("q".into())
+        );
+        assert_eq!(
+            err(&START.replace(" w p p ", " w p z ")),
+            FenError::Action("z".into())
+        );
+        assert_eq!(
+            err(&START.replace(" 0 9 0 9 ", " 0 nine 0 9 ")),
+            FenError::Number {
+                field: 6,
+                text: "nine".into()
+            }
+        );
+        assert_eq!(
+            err(&START.replace(" 0 9 0 9 ", " 0 9 0 999 ")),
+            FenError::Number {
+                field: 8,
+                text: "999".into()
+            }
+        );
+        assert_eq!(
+            err(&START.replace(" 0 9 0 9 ", " 1 8 0 9 ")),
+            FenError::CountMismatch {
+                color: Color::White,
+                stated: 1,
+                actual: 0
+            }
+        );
+        assert_eq!(
+            err(&START.replace(" 0 9 0 9 ", " 0 10 0 9 ")),
+            FenError::TooManyPieces {
+                color: Color::White,
+                total: 10,
+                max: 9
+            }
+        );
+        assert_eq!(
+            err(&START.replace("0 0 0 0 0 0 0 0 1", "0 0 7 0 0 0 0 0 1")),
+            FenError::MillPoint {
+                field: 11,
+                text: "7".into()
+            }
+        );
+        assert_eq!(
+            err(&START.replace("0 0 0 0 0 0 0 0 1", "0 0 0 0 0 0 1 0 1")),
+            FenError::FormedBits
+        );
+        assert_eq!(
+            err(&START.replace(" 0 9 0 9 0 0 ", " 0 9 0 9 -1 0 ")),
+            FenError::NegativeRemoval(Color::White)
+        );
+        assert_eq!(
+            err(&START.replace(" 0 9 0 9 0 0 ", " 0 9 0 9 0 1 ")),
+            FenError::RemovalForIdleSide(Color::Black)
+        );
+        assert_eq!(
+            err(&START.replace(" 0 9 0 9 0 0 ", " 0 9 0 9 1 0 ")),
+            FenError::RemovalActionMismatch
+        );
+        assert_eq!(
+            err(&START.replace(" w p p 0 9 0 9 0 0 ", " w p r 0 9 0 9 4 0 ")),
+            FenError::TooManyRemovals(4)
+        );
+        assert_eq!(
+            err(&START.replace(" w p p ", " w p r ")),
+            FenError::NothingToRemove
+        );
+        assert_eq!(
+            err(&START.replace(" w p p ", " w p s ")),
+            FenError::ActionMismatch {
+                action: 's',
+                color: Color::White,
+                hand: 9
+            }
+        );
+        assert_eq!(
+            err(&START.replace(" w p p ", " w p ? ")),
+            FenError::UnfinishedNoAction
+        );
+    }
+}

@@ -1,0 +1,245 @@
+//! Board geometry: the lines of three and adjacency, built at compile time
+//! for the plain board and for the board with the four diagonal lines.
+
+use super::point::{Bitboard, Point};
+
+/// Lines and adjacency of one board layout.
+#[derive(Debug)]
+pub struct Geometry {
+    /// Every line of three points.
+    pub lines: &'static [Bitboard],
+    /// For each point, the points adjacent to it along a line.
+    pub adjacent: [Bitboard; 24],
+    /// For each point, the other two points of each line through it
+    /// (at most three lines; unused entries are empty).
+    pub partners: [[Bitboard; 3]; 24],
+    /// How many entries of `partners[p]` are in use.
+    pub line_count: [u8; 24],
+}
+
+const fn pt(ring: u8, slot: u8) -> u32 {
+    1 << (ring * 8 + slot % 8)
+}
+
+const fn build_lines<const N: usize>(diagonals: bool) -> [Bitboard; N] {
+    let mut lines = [Bitboard(0); N];
+    let mut n = 0;
+    // Sides of each ring: corner, midpoint, corner.
+    let mut ring = 0;
+    while ring < 3 {
+        let mut corner = 1;
+        while corner < 8 {
+            lines[n] = Bitboard(pt(ring, corner) | pt(ring, corner + 1) | pt(ring, corner + 2));
+            n += 1;
+            corner += 2;
+        }
+        ring += 1;
+    }
+    // Spokes through the midpoints, and diagonals through the corners.
+    let mut slot = 0;
+    while slot < 8 {
+        if slot % 2 == 0 || diagonals {
+            lines[n] = Bitboard(pt(0, slot) | pt(1, slot) | pt(2, slot));
+            n += 1;
+        }
+        slot += 1;
+    }
+    assert!(n == N);
+    lines
+}
+
+const fn build(lines: &'static [Bitboard]) -> Geometry {
+    let mut adjacent = [Bitboard(0); 24];
+    let mut partners = [[Bitboard(0); 3]; 24];
+    let mut line_count = [0u8; 24];
+    let mut l = 0;
+    while l < lines.len() {
+        let line = lines[l].0;
+        // Adjacency along a line of three: the middle point touches both
+        // ends. Which point is the middle one depends on the line's shape.
+        let mid = middle_of(line);
+        let mut p = 0;
+        while p < 24 {
+            if line & (1 << p) != 0 {
+                let c = line_count[p] as usize;
+                partners[p][c] = Bitboard(line & !(1 << p));
+                line_count[p] += 1;
+                if p == mid {
+                    adjacent[p].0 |= line & !(1 << p);
+                } else {
+                    adjacent[p].0 |= 1 << mid;
+                }
+            }
+            p += 1;
+        }
+        l += 1;
+    }
+    Geometry {
+        lines,
+        adjacent,
+        partners,
+        line_count,
+    }
+}
+
+/// The middle point of a line: for a ring side it is the midpoint (even
+/// slot), for a spoke or diagonal it is on the middle ring.
+const fn middle_of(line: u32) -> usize {
+    let mut p = 0;
+    let mut rings = 0u32;
+    while p < 24 {
+        if line & (1 << p) != 0 {
+            rings |= 1 << (p / 8);
+        }
+        p += 1;
+    }
+    let mut p = 0;
+    while p < 24 {
+        if line & (1 << p) != 0 {
+            let same_ring = rings.count_ones() == 1;
+            if (same_ring && p % 2 == 0) || (!same_ring && p / 8 == 1) {
+                return p;
+            }
+        }
+        p += 1;
+    }
+    panic!("a line has no middle point")
+}
+
+static PLAIN_LINES: [Bitboard; 16] = build_lines::<16>(false);
+static DIAGONAL_LINES: [Bitboard; 20] = build_lines::<20>(true);
+
+/// The standard board: 16 lines.
+pub static PLAIN: Geometry = build(&PLAIN_LINES);
+/// The board with the four diagonal lines a7-b6-c5, g7-f6-e5, a1-b2-c3, g1-f2-e3.
+pub static DIAGONAL: Geometry = build(&DIAGONAL_LINES);
+
+impl Geometry {
+    /// The geometry for a rule set with or without diagonal lines.
+    pub fn get(diagonals: bool) -> &'static Geometry {
+        if diagonals { &DIAGONAL } else { &PLAIN }
+    }
+
+    /// Whether the piece at `p` stands in a mill of `own`'s pieces.
+    #[inline]
+    pub fn in_mill(&self, p: Point, own: Bitboard) -> bool {
+        let parts = &self.partners[p.index()];
+        (0..self.line_count[p.index()] as usize).any(|i| own.includes(parts[i]))
+    }
+
+    /// How many lines through `p` are completed by `own` (which need not
+    /// contain `p` itself).
+    #[inline]
+    pub fn mills_through(&self, p: Point, own: Bitboard) -> u32 {
+        let parts = &self.partners[p.index()];
+        let mut n = 0;
+        for part in parts.iter().take(self.line_count[p.index()] as usize) {
+            n += own.includes(*part) as u32;
+        }
+        n
+    }
+
+    /// The points of `own` that stand in at least one mill of `own`.
+    #[inline]
+    pub fn pieces_in_mills(&self, own: Bitboard) -> Bitboard {
+        let mut set = Bitboard::EMPTY;
+        for &line in self.lines {
+            if own.includes(line) {
+                set |= line;
+            }
+        }
+        set
+    }
+
+    /// The empty points where a piece of `own` would complete a line with
+    /// two pieces of `own`.
+    #[inline]
+    pub fn closing_points(&self, own: Bitboard, empty: Bitboard) -> Bitboard {
+        let mut set = Bitboard::EMPTY;
+        for &line in self.lines {
+            let hole = line & empty;
+            if (line & own).count() == 2 && hole.nonempty() {
+                set |= hole;
+            }
+        }
+        set
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(name: &str) -> Point {
+        name.parse().unwrap()
+    }
+
+    fn set(names: &[&str]) -> Bitboard {
+        names.iter().fold(Bitboard::EMPTY, |b, n| b.with(p(n)))
+    }
+
+    #[test]
+    fn line_and_edge_counts() {
+        assert_eq!(PLAIN.lines.len(), 16);
+        assert_eq!(DIAGONAL.lines.len(), 20);
+        let edges: u32 = PLAIN.adjacent.iter().map(|a| a.count()).sum();
+        assert_eq!(edges, 2 * 32);
+        let edges: u32 = DIAGONAL.adjacent.iter().map(|a| a.count()).sum();
+        assert_eq!(edges, 2 * 40);
+        for g in [&PLAIN, &DIAGONAL] {
+            for l in g.lines {
+                assert_eq!(l.count(), 3);
+            }
+            for a in Point::ALL {
+                for b in g.adjacent[a.index()] {
+                    assert!(g.adjacent[b.index()].contains(a), "adjacency is symmetric");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn known_adjacency() {
+        assert_eq!(
+            PLAIN.adjacent[p("d6").index()],
+            set(&["d7", "d5", "b6", "f6"])
+        );
+        assert_eq!(PLAIN.adjacent[p("a1").index()], set(&["a4", "d1"]));
+        assert_eq!(PLAIN.adjacent[p("e4").index()], set(&["e5", "e3", "f4"]));
+        assert_eq!(
+            DIAGONAL.adjacent[p("b6").index()],
+            set(&["a7", "c5", "b4", "d6"])
+        );
+        assert_eq!(DIAGONAL.adjacent[p("a1").index()], set(&["a4", "d1", "b2"]));
+    }
+
+    #[test]
+    fn known_lines() {
+        let lines: Vec<Bitboard> = PLAIN.lines.to_vec();
+        for l in [
+            ["a7", "d7", "g7"],
+            ["b4", "a4", "c4"],
+            ["d5", "d6", "d7"],
+            ["e3", "e4", "e5"],
+            ["c3", "d3", "e3"],
+            ["g1", "g4", "g7"],
+        ] {
+            assert!(lines.contains(&set(&l)), "{l:?}");
+        }
+        assert!(!lines.contains(&set(&["a7", "b6", "c5"])));
+        assert!(DIAGONAL.lines.contains(&set(&["a7", "b6", "c5"])));
+        assert!(DIAGONAL.lines.contains(&set(&["g1", "f2", "e3"])));
+        assert_eq!(DIAGONAL.line_count[p("b6").index()], 3);
+        assert_eq!(PLAIN.line_count[p("b6").index()], 2);
+    }
+
+    #[test]
+    fn mills_and_closing_points() {
+        let own = set(&["a7", "d7", "g7", "g4"]);
+        assert!(PLAIN.in_mill(p("d7"), own));
+        assert!(!PLAIN.in_mill(p("g4"), own));
+        assert_eq!(PLAIN.pieces_in_mills(own), set(&["a7", "d7", "g7"]));
+        assert_eq!(PLAIN.closing_points(own, !own), set(&["g1"]));
+        assert_eq!(PLAIN.mills_through(p("g1"), own), 1);
+    }
+}

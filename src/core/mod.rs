@@ -1,0 +1,21 @@
+//! The rules of Mill: points and bitboards, geometry, rule sets, moves and
+//! notation, positions, move generation, FEN, zobrist keys, game status
+//! with history, and perft. No I/O, no dependencies beyond std.
+
+pub mod fen;
+pub mod game;
+pub mod geometry;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod point;
+pub mod position;
+pub mod rules;
+pub mod zobrist;
+
+pub use fen::{FenError, Setup};
+pub use game::Game;
+pub use moves::{Move, MoveList, MoveParseError};
+pub use point::{Bitboard, Color, Point};
+pub use position::{DrawReason, Outcome, PlayError, Position, WinReason};
+pub use rules::{FullBoardAction, Rules, Variant};

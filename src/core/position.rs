@@ -1,0 +1,506 @@
+//! A position: the pieces, the hands, the side to move and the pending
+//! removals, with copy-make play of whole turns and of their parts.
+
+use super::moves::{Move, MoveList};
+use super::point::{Bitboard, Color, Point};
+use super::rules::{FullBoardAction, Rules};
+use super::zobrist;
+
+/// Everything that decides the legal moves from here on (with the rules).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub(crate) board: [Bitboard; 2],
+    pub(crate) hand: [u8; 2],
+    pub(crate) side: Color,
+    /// Removals the side to move still owes (a turn cut after its step).
+    pub(crate) pending: u8,
+    /// Whether the side to move began this turn with pieces in hand (only
+    /// shown by the FEN's phase letter while a removal is pending).
+    pub(crate) placing_turn: bool,
+    /// One-time-use mills: the points of every mill each side has formed.
+    pub(crate) formed: [Bitboard; 2],
+    /// Plies since the last placement or removal.
+    pub(crate) rule50: u16,
+    pub(crate) fullmove: u16,
+    pub(crate) key: u64,
+}
+
+/// Where the game stands, judged from the position alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win { winner: Color, reason: WinReason },
+    Draw(DrawReason),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WinReason {
+    /// The loser has fewer than three pieces, on the board and in hand.
+    FewerThanThree,
+    /// The loser, to move, has no legal move.
+    Blocked,
+    /// The board filled up and the rules make the first player lose.
+    FullBoard,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawReason {
+    FullBoard,
+    ThreefoldRepetition,
+    NMoveRule,
+    EndgameNMoveRule,
+}
+
+impl Outcome {
+    /// A sentence for `d` and `info string`.
+    pub fn describe(self) -> String {
+        match self {
+            Outcome::Win { winner, reason } => {
+                let loser = winner.opponent();
+                let why = match reason {
+                    WinReason::FewerThanThree => format!("{loser} has fewer than three pieces"),
+                    WinReason::Blocked => format!("{loser} has no legal move"),
+                    WinReason::FullBoard => {
+                        "the board is full and the first player loses".to_string()
+                    }
+                };
+                format!("{winner} wins: {why}")
+            }
+            Outcome::Draw(reason) => {
+                let why = match reason {
+                    DrawReason::FullBoard => "the board is full",
+                    DrawReason::ThreefoldRepetition => "threefold repetition",
+                    DrawReason::NMoveRule => "N-move rule",
+                    DrawReason::EndgameNMoveRule => "endgame N-move rule",
+                };
+                format!("draw: {why}")
+            }
+        }
+    }
+
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result_text(self) -> &'static str {
+        match self {
+            Outcome::Win {
+                winner: Color::White,
+                ..
+            } => "1-0",
+            Outcome::Win {
+                winner: Color::Black,
+                ..
+            } => "0-1",
+            Outcome::Draw(_) => "1/2-1/2",
+        }
+    }
+}
+
+/// Why a move could not be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    #[error("the game is over ({0})")]
+    GameOver(String),
+    #[error("a removal is owed: only removals (like `xb4`) may be played")]
+    RemovalOwed,
+    #[error("a removal-only move needs a pending removal")]
+    NoRemovalOwed,
+    #[error("no piece in hand to place at {0}")]
+    NoPieceInHand(Point),
+    #[error("pieces in hand must be placed, not moved")]
+    MustPlace,
+    #[error("{0} is not empty")]
+    Occupied(Point),
+    #[error("there is no own piece on {0}")]
+    NotOwnPiece(Point),
+    #[error("{0} is not adjacent to {1}")]
+    NotAdjacent(Point, Point),
+    #[error("the step does not close a mill, so nothing may be removed")]
+    NothingToRemove,
+    #[error("{0} cannot be removed (empty, own piece, or protected by a mill)")]
+    NotRemovable(Point),
+    #[error("too many removals")]
+    TooManyRemovals,
+}
+
+impl Position {
+    /// The empty board with every piece in hand, White to move.
+    pub fn startpos(rules: &Rules) -> Position {
+        let mut pos = Position {
+            board: [Bitboard::EMPTY; 2],
+            hand: [rules.pieces; 2],
+            side: Color::White,
+            pending: 0,
+            placing_turn: rules.pieces > 0,
+            formed: [Bitboard::EMPTY; 2],
+            rule50: 0,
+            fullmove: 1,
+            key: 0,
+        };
+        pos.key = pos.compute_key();
+        pos
+    }
+
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline]
+    pub fn pieces(&self, c: Color) -> Bitboard {
+        self.board[c.index()]
+    }
+
+    #[inline]
+    pub fn in_hand(&self, c: Color) -> u8 {
+        self.hand[c.index()]
+    }
+
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.board[0] | self.board[1]
+    }
+
+    #[inline]
+    pub fn empty(&self) -> Bitboard {
+        !self.occupied()
+    }
+
+    /// Removals the side to move still owes before its turn ends.
+    #[inline]
+    pub fn pending_removals(&self) -> u8 {
+        self.pending
+    }
+
+    #[inline]
+    pub fn formed_mills(&self, c: Color) -> Bitboard {
+        self.formed[c.index()]
+    }
+
+    #[inline]
+    pub fn rule50(&self) -> u16 {
+        self.rule50
+    }
+
+    #[inline]
+    pub fn fullmove(&self) -> u16 {
+        self.fullmove
+    }
+
+    /// The zobrist key: points, side to move, hands, pending removals and
+    /// the one-time-use mill record.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Pieces on the board and in hand.
+    #[inline]
+    pub fn material(&self, c: Color) -> u32 {
+        self.board[c.index()].count() + self.hand[c.index()] as u32
+    }
+
+    /// Whether the side to move is placing (it has pieces in hand).
+    #[inline]
+    pub fn is_placing(&self) -> bool {
+        self.hand[self.side.index()] > 0
+    }
+
+    /// Whether `c`, with no pieces in hand, may fly.
+    #[inline]
+    pub fn can_fly(&self, rules: &Rules, c: Color) -> bool {
+        rules.flying
+            && self.hand[c.index()] == 0
+            && self.board[c.index()].count() <= rules.fly_at as u32
+    }
+
+    /// The key recomputed from scratch (the debug invariant checks that the
+    /// incremental key always equals it).
+    pub fn compute_key(&self) -> u64 {
+        let mut k = 0;
+        for c in Color::ALL {
+            for p in self.board[c.index()] {
+                k ^= zobrist::piece(c, p);
+            }
+            for p in self.formed[c.index()] {
+                k ^= zobrist::formed(c, p);
+            }
+            k ^= zobrist::hand(c, self.hand[c.index()]);
+        }
+        if self.side == Color::Black {
+            k ^= zobrist::KEYS.black_to_move;
+        }
+        k ^ zobrist::pending(self.pending)
+    }
+
+    /// The opponent's pieces the side to move may remove now.
+    #[inline]
+    pub fn removable(&self, rules: &Rules) -> Bitboard {
+        let theirs = self.board[self.side.opponent().index()];
+        if rules.remove_from_mills_always {
+            return theirs;
+        }
+        let free = theirs & !rules.geometry().pieces_in_mills(theirs);
+        if free.nonempty() { free } else { theirs }
+    }
+
+    /// How many removals a step to `to` earns, with `own` the mover's pieces
+    /// after the step (0 when it closes no mill that counts).
+    #[inline]
+    pub(crate) fn removals_earned(&self, rules: &Rules, to: Point, own: Bitboard) -> u8 {
+        let g = rules.geometry();
+        let parts = &g.partners[to.index()];
+        let mut n = 0;
+        for part in parts.iter().take(g.line_count[to.index()] as usize) {
+            if own.includes(*part)
+                && !(rules.one_time_mills && self.formed[self.side.index()].includes(part.with(to)))
+            {
+                n += 1;
+            }
+        }
+        if n > 1 && !rules.remove_multiple {
+            1
+        } else {
+            n
+        }
+    }
+
+    /// Plays the step of a turn (placement, slide or fly) without checks
+    /// and returns the removals it earns; the turn is not ended.
+    #[inline]
+    pub(crate) fn do_step(&mut self, rules: &Rules, from: Option<Point>, to: Point) -> u8 {
+        let us = self.side;
+        let own = match from {
+            Some(from) => {
+                self.key ^= zobrist::piece(us, from) ^ zobrist::piece(us, to);
+                self.rule50 = self.rule50.saturating_add(1);
+                self.board[us.index()].without(from).with(to)
+            }
+            None => {
+                let h = self.hand[us.index()];
+                self.key ^=
+                    zobrist::piece(us, to) ^ zobrist::hand(us, h) ^ zobrist::hand(us, h - 1);
+                self.hand[us.index()] = h - 1;
+                self.rule50 = 0;
+                self.board[us.index()].with(to)
+            }
+        };
+        let earned = self.removals_earned(rules, to, own);
+        self.board[us.index()] = own;
+        if earned > 0 && rules.one_time_mills {
+            self.record_formed_mills(rules, to);
+        }
+        earned
+    }
+
+    fn record_formed_mills(&mut self, rules: &Rules, to: Point) {
+        let us = self.side;
+        let own = self.board[us.index()];
+        let g = rules.geometry();
+        for part in g.partners[to.index()]
+            .iter()
+            .take(g.line_count[to.index()] as usize)
+        {
+            let line = part.with(to);
+            if own.includes(line) && !self.formed[us.index()].includes(line) {
+                for p in line & !self.formed[us.index()] {
+                    self.key ^= zobrist::formed(us, p);
+                }
+                self.formed[us.index()] |= line;
+            }
+        }
+    }
+
+    /// Removes the opponent's piece at `p` without checks.
+    #[inline]
+    pub(crate) fn do_remove(&mut self, p: Point) {
+        let them = self.side.opponent();
+        self.board[them.index()] = self.board[them.index()].without(p);
+        self.key ^= zobrist::piece(them, p);
+        self.rule50 = 0;
+    }
+
+    /// Ends the turn: no removal owed, the other side to move.
+    #[inline]
+    pub(crate) fn end_turn(&mut self) {
+        self.key ^= zobrist::pending(self.pending) ^ zobrist::KEYS.black_to_move;
+        self.pending = 0;
+        if self.side == Color::Black {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.side = self.side.opponent();
+        self.placing_turn = self.hand[self.side.index()] > 0;
+    }
+
+    #[inline]
+    fn set_pending(&mut self, n: u8) {
+        self.key ^= zobrist::pending(self.pending) ^ zobrist::pending(n);
+        self.pending = n;
+    }
+
+    /// Plays a whole turn the move generator produced. No legality checks
+    /// beyond debug assertions.
+    #[inline]
+    pub fn play_unchecked(&self, rules: &Rules, m: Move) -> Position {
+        let mut next = *self;
+        if let Some(to) = m.to() {
+            next.do_step(rules, m.from(), to);
+        }
+        for r in m.removals() {
+            next.do_remove(r);
+        }
+        next.end_turn();
+        #[cfg(debug_assertions)]
+        next.assert_invariants(rules);
+        next
+    }
+
+    /// Plays a move after checking it: a whole turn, or part of one in
+    /// Sanmill's style (a mill-closing step without its removal leaves the
+    /// removal pending; a removal-only move pays pending removals).
+    pub fn play(&self, rules: &Rules, m: Move) -> Result<Position, PlayError> {
+        if let Some(outcome) = self.outcome(rules) {
+            return Err(PlayError::GameOver(outcome.describe()));
+        }
+        let mut next = *self;
+        let us = self.side;
+        if let Some(to) = m.to() {
+            if self.pending > 0 {
+                return Err(PlayError::RemovalOwed);
+            }
+            if !self.empty().contains(to) {
+                return Err(PlayError::Occupied(to));
+            }
+            match m.from() {
+                None if self.hand[us.index()] == 0 => return Err(PlayError::NoPieceInHand(to)),
+                None => {}
+                Some(from) => {
+                    if !self.board[us.index()].contains(from) {
+                        return Err(PlayError::NotOwnPiece(from));
+                    }
+                    let placing = self.hand[us.index()] > 0;
+                    if placing && !rules.move_in_placing {
+                        return Err(PlayError::MustPlace);
+                    }
+                    let flies = !placing && self.can_fly(rules, us);
+                    if !flies && !rules.geometry().adjacent[from.index()].contains(to) {
+                        return Err(PlayError::NotAdjacent(from, to));
+                    }
+                }
+            }
+            let earned = next.do_step(rules, m.from(), to);
+            let owed = if next.removable(rules).nonempty() {
+                earned
+            } else {
+                0
+            };
+            if owed == 0 {
+                if m.removal_count() > 0 {
+                    return Err(PlayError::NothingToRemove);
+                }
+                next.end_turn();
+                return Ok(next);
+            }
+            next.set_pending(owed);
+        } else if self.pending == 0 {
+            return Err(PlayError::NoRemovalOwed);
+        }
+        for r in m.removals() {
+            if next.pending == 0 {
+                return Err(PlayError::TooManyRemovals);
+            }
+            if !next.removable(rules).contains(r) {
+                return Err(PlayError::NotRemovable(r));
+            }
+            next.do_remove(r);
+            next.set_pending(next.pending - 1);
+            let them = us.opponent();
+            if next.pending == 0 || next.material(them) < 3 || next.removable(rules).is_empty() {
+                if m.removals().skip_while(|&x| x != r).nth(1).is_some() {
+                    return Err(PlayError::TooManyRemovals);
+                }
+                next.end_turn();
+                break;
+            }
+        }
+        #[cfg(debug_assertions)]
+        next.assert_invariants(rules);
+        Ok(next)
+    }
+
+    /// Whether `m` is one of the legal whole turns here.
+    pub fn is_legal(&self, rules: &Rules, m: Move) -> bool {
+        let mut list = MoveList::new();
+        self.legal_moves(rules, &mut list);
+        list.contains(m)
+    }
+
+    /// The result if the game is over by the position alone (fewer than
+    /// three pieces, no legal move, full board); draws that need the
+    /// game's history are the `Game`'s business.
+    pub fn outcome(&self, rules: &Rules) -> Option<Outcome> {
+        let us = self.side;
+        for c in [us, us.opponent()] {
+            if self.material(c) < Rules::MIN_PIECES as u32 {
+                return Some(Outcome::Win {
+                    winner: c.opponent(),
+                    reason: WinReason::FewerThanThree,
+                });
+            }
+        }
+        if self.pending > 0 || self.has_legal_move(rules) {
+            return None;
+        }
+        if self.empty().is_empty() {
+            return Some(match rules.full_board {
+                FullBoardAction::FirstPlayerLoses => Outcome::Win {
+                    winner: Color::Black,
+                    reason: WinReason::FullBoard,
+                },
+                FullBoardAction::Draw => Outcome::Draw(DrawReason::FullBoard),
+            });
+        }
+        Some(Outcome::Win {
+            winner: us.opponent(),
+            reason: WinReason::Blocked,
+        })
+    }
+
+    /// Whether the side to move has at least one legal turn (ignoring the
+    /// piece count).
+    pub fn has_legal_move(&self, rules: &Rules) -> bool {
+        if self.pending > 0 {
+            return self.removable(rules).nonempty();
+        }
+        let empty = self.empty();
+        if empty.is_empty() {
+            return false;
+        }
+        let us = self.side;
+        if self.hand[us.index()] > 0 || self.can_fly(rules, us) {
+            return self.board[us.index()].nonempty() || self.hand[us.index()] > 0;
+        }
+        let adjacent = &rules.geometry().adjacent;
+        let mut own = self.board[us.index()];
+        Iterator::any(&mut own, |from| (adjacent[from.index()] & empty).nonempty())
+    }
+
+    /// Checks the redundant state (debug builds run it after every move).
+    pub fn assert_invariants(&self, rules: &Rules) {
+        assert_eq!(
+            self.key,
+            self.compute_key(),
+            "incremental key differs from a recomputed one"
+        );
+        assert!(
+            (self.board[0] & self.board[1]).is_empty(),
+            "a point holds two pieces"
+        );
+        assert!(
+            self.board[0].0 >> 24 == 0 && self.board[1].0 >> 24 == 0,
+            "bits beyond the board"
+        );
+        for c in Color::ALL {
+            assert!(
+                self.board[c.index()].count() + self.hand[c.index()] as u32 <= rules.pieces as u32
+            );
+        }
+    }
+}

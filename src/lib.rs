@@ -5,3 +5,5 @@
 //! UCI-style text protocol) and [`tools`] (command-line tools).
 
 pub mod core;
+pub mod engine;
+pub mod search;

@@ -154,7 +154,6 @@ impl Variant {
                 pieces: 12,
                 diagonals: true,
                 remove_multiple: true,
-                full_board: FullBoardAction::Draw,
                 ..nine
             },
             Variant::Russian => Rules {

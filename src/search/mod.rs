@@ -1,0 +1,241 @@
+//! The search: iterative deepening over a principal variation search
+//! (negamax alpha-beta) with aspiration windows, a shared transposition
+//! table, move ordering, late-move reductions, a quiescence search over
+//! mill closures, lazy SMP threads, MultiPV and skill levels.
+
+pub mod eval;
+pub mod ordering;
+pub mod params;
+pub mod time;
+pub mod tt;
+mod worker;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+
+use crate::core::{Game, Move, MoveList, Rules};
+pub use time::{Budget, Clock};
+pub use tt::{Bound, Tt};
+use worker::Worker;
+
+/// A win in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Scores beyond this are wins or losses found by the search.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+pub const INFINITY: i32 = 31_000;
+/// The deepest ply the search reaches.
+pub const MAX_PLY: usize = 128;
+
+/// A score as the protocol reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipieces (100 = one piece), side to move's view.
+    Cp(i32),
+    /// Moves (not plies) to a forced win; negative when losing.
+    Mate(i32),
+}
+
+impl Score {
+    pub fn from_internal(s: i32) -> Score {
+        if s >= MATE_BOUND {
+            Score::Mate((MATE - s + 1) / 2)
+        } else if s <= -MATE_BOUND {
+            Score::Mate(-((MATE + s + 1) / 2))
+        } else {
+            Score::Cp(s)
+        }
+    }
+}
+
+/// What to search and for how long.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Stop once a win in this many moves is found.
+    pub mate: Option<u32>,
+    pub budget: Option<Budget>,
+    /// Run until `stop` (or `ponderhit` ends the pondering).
+    pub infinite: bool,
+    /// Root moves to consider (all when empty).
+    pub searchmoves: Vec<Move>,
+    pub multipv: usize,
+    /// 0..=20; 20 is full strength.
+    pub skill: u8,
+    pub threads: usize,
+    /// Report `currmove` lines.
+    pub currmove: bool,
+    /// Seed for the skill level's random choice (none: from entropy).
+    pub seed: Option<u64>,
+}
+
+/// One completed iteration of one PV line.
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub multipv: usize,
+    pub score: Score,
+    pub bound: Option<Bound>,
+    pub nodes: u64,
+    pub nps: u64,
+    pub hashfull: u32,
+    pub time_ms: u64,
+    pub pv: Vec<Move>,
+}
+
+/// Receives the search's progress; the protocol layer turns it into text.
+pub trait Reporter: Sync {
+    fn info(&self, info: &Info);
+    fn currmove(&self, depth: u32, mv: Move, number: usize);
+}
+
+/// The search's answer.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    /// The root lines of the last completed iteration, best first, with
+    /// their scores (as many as MultiPV asked for).
+    pub lines: Vec<(Move, i32)>,
+}
+
+/// State the engine shares with a running search.
+pub struct Shared {
+    pub tt: Tt,
+    pub stop: AtomicBool,
+    pub pondering: AtomicBool,
+    /// Microseconds after `go` at which the clock started (moved by
+    /// `ponderhit`).
+    pub clock_offset_us: AtomicU64,
+    pub nodes: AtomicU64,
+}
+
+impl Shared {
+    pub fn new(tt: Tt) -> Shared {
+        Shared {
+            tt,
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            clock_offset_us: AtomicU64::new(0),
+            nodes: AtomicU64::new(0),
+        }
+    }
+}
+
+/// Skill levels below 20 search at most this deep.
+pub fn skill_depth(level: u8) -> Option<u32> {
+    (level < 20).then(|| 1 + level as u32 / 2)
+}
+
+/// Skill levels below 20 pick at random among moves this close to the best (cp).
+pub fn skill_margin(level: u8) -> i32 {
+    (20 - level.min(20) as i32) * 12
+}
+
+/// Runs a search on the calling thread (helpers on scoped threads) and
+/// returns its answer. `started` is when `go` arrived.
+pub fn run(
+    game: &Game,
+    limits: &Limits,
+    shared: &Shared,
+    reporter: &dyn Reporter,
+    started: Instant,
+) -> SearchResult {
+    let rules: Rules = *game.rules();
+    let root = *game.position();
+    let mut list = MoveList::new();
+    root.legal_moves(&rules, &mut list);
+    let mut root_moves: Vec<Move> = list.iter().copied().collect();
+    if !limits.searchmoves.is_empty() {
+        root_moves.retain(|m| limits.searchmoves.contains(m));
+    }
+    shared.nodes.store(0, Relaxed);
+    shared.tt.new_search();
+    if root_moves.is_empty() {
+        return SearchResult {
+            best: None,
+            ponder: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            lines: Vec::new(),
+        };
+    }
+    let mut limits = limits.clone();
+    if limits.skill < 20 {
+        limits.depth = match (limits.depth, skill_depth(limits.skill)) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        limits.multipv = limits.multipv.max(4);
+    }
+    if limits.mate.is_some() && limits.depth.is_none() {
+        limits.depth = limits.mate.map(|n| 2 * n + 1);
+    }
+    // A forced move under a clock is played at once.
+    let timed = limits.budget.is_some() && !limits.infinite;
+    if root_moves.len() == 1 && timed && !shared.pondering.load(Relaxed) {
+        let best = root_moves[0];
+        return SearchResult {
+            best: Some(best),
+            ponder: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            lines: Vec::new(),
+        };
+    }
+    let threads = limits.threads.max(1);
+    let history = game.history();
+    let result = std::thread::scope(|scope| {
+        for id in 1..threads {
+            let limits = &limits;
+            let root_moves = &root_moves;
+            let builder = std::thread::Builder::new().stack_size(32 << 20);
+            let _ = builder.spawn_scoped(scope, move || {
+                let mut w = Worker::new(id, rules, shared, limits, history, started);
+                w.iterate(&root, root_moves, None);
+            });
+        }
+        let mut main = Worker::new(0, rules, shared, &limits, history, started);
+        let r = main.iterate(&root, &root_moves, Some(reporter));
+        // Infinite and ponder searches answer only after `stop` (or
+        // `ponderhit`, which turns pondering off).
+        while (limits.infinite || shared.pondering.load(Relaxed)) && !shared.stop.load(Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        shared.stop.store(true, Relaxed);
+        r
+    });
+    let mut result = result;
+    if limits.skill < 20 {
+        result.best = pick_weaker(&result, &limits);
+        result.ponder = None;
+    }
+    result
+}
+
+fn pick_weaker(result: &SearchResult, limits: &Limits) -> Option<Move> {
+    let best_score = result.lines.first().map(|l| l.1)?;
+    let margin = skill_margin(limits.skill);
+    let candidates: Vec<Move> = result
+        .lines
+        .iter()
+        .filter(|l| l.1 >= best_score - margin)
+        .map(|l| l.0)
+        .collect();
+    let mut rng: rand::rngs::StdRng = match limits.seed {
+        Some(s) => rand::SeedableRng::seed_from_u64(s),
+        None => rand::SeedableRng::from_entropy(),
+    };
+    candidates
+        .get(rng.gen_range(0..candidates.len().max(1)))
+        .copied()
+        .or(result.best)
+}

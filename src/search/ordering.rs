@@ -1,0 +1,116 @@
+//! Move ordering: hash move, mill closures by what they remove, blocks of
+//! the opponent's open mills, killers, and a history table.
+
+use super::eval::threats_through;
+use super::params::{HISTORY_MAX, ORDER_BLOCK, ORDER_KILLER, ORDER_MILL, ORDER_TT};
+use crate::core::{Bitboard, Move, Position, Rules};
+
+/// Index of a move's step in the history table: `from` (24 for a
+/// placement, 25 for a removal-only turn) times 24 plus `to`.
+#[inline]
+fn history_index(m: Move) -> usize {
+    let from = m
+        .from()
+        .map_or(if m.to().is_some() { 24 } else { 25 }, |p| p.index());
+    let to = m.to().map_or_else(
+        || m.removals().next().map_or(0, |p| p.index()),
+        |p| p.index(),
+    );
+    from * 24 + to
+}
+
+/// Per-thread ordering memory.
+pub struct OrderingTables {
+    pub killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
+}
+
+impl OrderingTables {
+    pub fn new(max_ply: usize) -> OrderingTables {
+        OrderingTables {
+            killers: vec![[None; 2]; max_ply + 1],
+            history: vec![0; 2 * 26 * 24],
+        }
+    }
+
+    #[inline]
+    fn hist(&self, side: usize, m: Move) -> i32 {
+        self.history[side * 26 * 24 + history_index(m)]
+    }
+
+    /// Rewards the move that caused a cut-off and punishes the quiet
+    /// moves tried before it.
+    pub fn update(&mut self, side: usize, ply: usize, best: Move, tried: &[Move], depth: i32) {
+        let bonus = (depth * depth).min(400);
+        let mut apply = |m: Move, delta: i32| {
+            let h = &mut self.history[side * 26 * 24 + history_index(m)];
+            *h += delta - *h * delta.abs() / HISTORY_MAX;
+        };
+        apply(best, bonus);
+        for &m in tried {
+            if m != best {
+                apply(m, -bonus);
+            }
+        }
+        let k = &mut self.killers[ply];
+        if k[0] != Some(best) {
+            k[1] = k[0];
+            k[0] = Some(best);
+        }
+    }
+
+    /// Scores for ordering `moves` at `pos` (higher first).
+    pub fn score(
+        &self,
+        pos: &Position,
+        rules: &Rules,
+        ply: usize,
+        tt_move: Option<Move>,
+        moves: &[Move],
+        out: &mut [i32],
+    ) {
+        let us = pos.side_to_move();
+        let them = us.opponent();
+        let g = rules.geometry();
+        let empty = pos.empty();
+        let theirs = pos.pieces(them);
+        // Points where the opponent could complete a line next turn.
+        let their_closers: Bitboard = g.closing_points(theirs, empty);
+        let killers = self.killers[ply.min(self.killers.len() - 1)];
+        for (m, o) in moves.iter().zip(out.iter_mut()) {
+            let m = *m;
+            *o = if Some(m) == tt_move {
+                ORDER_TT
+            } else if m.removal_count() > 0 {
+                let mut v = ORDER_MILL + 1000 * m.removal_count() as i32;
+                for r in m.removals() {
+                    v += 100 * threats_through(rules, r, theirs, empty)
+                        + g.adjacent[r.index()].count() as i32;
+                }
+                v
+            } else if m.to().is_some_and(|t| their_closers.contains(t)) {
+                ORDER_BLOCK
+            } else if killers[0] == Some(m) {
+                ORDER_KILLER + 1
+            } else if killers[1] == Some(m) {
+                ORDER_KILLER
+            } else {
+                self.hist(us.index(), m)
+            };
+        }
+    }
+}
+
+/// Picks the best-scored remaining move into position `i` (selection sort
+/// step, so a cut-off early saves sorting the rest).
+#[inline]
+pub fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    scores.swap(i, best);
+}

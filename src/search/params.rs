@@ -1,0 +1,102 @@
+//! Every tunable number of the search and the evaluation, in one place.
+
+/// The value of one piece (the unit of `score cp`).
+pub const PIECE: i32 = 100;
+
+/// Evaluation weights, by phase where it matters.
+pub struct EvalWeights {
+    /// A piece in hand, relative to one on the board, while placing.
+    pub in_hand: i32,
+    /// Each own line with two pieces and the third point empty.
+    pub open_mill: i32,
+    /// An open mill the side to move can close now (in effect a capture).
+    pub closable_now: i32,
+    /// Each empty point that would close two mills at once.
+    pub double_threat: i32,
+    /// Each point a piece can slide to.
+    pub mobility: i32,
+    /// Each piece with nowhere to slide.
+    pub blocked: i32,
+    /// A "running mill": a piece that opens one mill and closes another
+    /// by sliding back and forth.
+    pub running_mill: i32,
+    /// Each closed mill standing on the board.
+    pub closed_mill: i32,
+    /// Being the side to move.
+    pub tempo: i32,
+}
+
+pub const PLACING: EvalWeights = EvalWeights {
+    in_hand: 100,
+    open_mill: 22,
+    closable_now: 70,
+    double_threat: 40,
+    mobility: 2,
+    blocked: 6,
+    running_mill: 0,
+    closed_mill: 8,
+    tempo: 8,
+};
+
+pub const MOVING: EvalWeights = EvalWeights {
+    in_hand: 100,
+    open_mill: 12,
+    closable_now: 60,
+    double_threat: 20,
+    mobility: 6,
+    blocked: 10,
+    running_mill: 45,
+    closed_mill: 10,
+    tempo: 6,
+};
+
+pub const FLYING: EvalWeights = EvalWeights {
+    in_hand: 100,
+    open_mill: 25,
+    closable_now: 70,
+    double_threat: 60,
+    mobility: 0,
+    blocked: 0,
+    running_mill: 0,
+    closed_mill: 5,
+    tempo: 10,
+};
+
+/// Aspiration window half-width at the start, in cp.
+pub const ASPIRATION_WINDOW: i32 = 30;
+/// Depth from which aspiration windows are used.
+pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+/// Late-move reductions: first move index and minimum depth.
+pub const LMR_MIN_MOVES: usize = 3;
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// Quiescence: how many plies of mill-closing moves to follow.
+pub const QS_MAX_PLY: i32 = 6;
+/// Nodes between two looks at the clock.
+pub const CHECK_EVERY: u64 = 1024;
+
+/// Move-ordering tiers.
+pub const ORDER_TT: i32 = 1 << 28;
+pub const ORDER_MILL: i32 = 1 << 24;
+pub const ORDER_BLOCK: i32 = 1 << 22;
+pub const ORDER_KILLER: i32 = 1 << 20;
+/// History scores are kept below this.
+pub const HISTORY_MAX: i32 = 1 << 16;
+
+/// Time management.
+pub struct TimeParams {
+    /// Moves still to play assumed when the GUI does not say.
+    pub moves_to_go_moving: u64,
+    /// Extra share of the clock while placing (percent of the base).
+    pub placing_bonus_pct: u64,
+    /// The most of the remaining time one move may take (percent).
+    pub max_share_pct: u64,
+    /// The soft limit may stretch this many times for the hard one.
+    pub hard_factor: u64,
+}
+
+pub const TIME: TimeParams = TimeParams {
+    moves_to_go_moving: 30,
+    placing_bonus_pct: 160,
+    max_share_pct: 30,
+    hard_factor: 4,
+};

@@ -1,0 +1,191 @@
+//! The transposition table: lock-free (each entry is two relaxed atomics,
+//! the key stored XORed with the data so a torn write reads as a miss),
+//! shared by all search threads, replacement by depth and age, mate
+//! scores stored relative to the node.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+
+use crate::core::Move;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact = 1,
+    Lower = 2,
+    Upper = 3,
+}
+
+/// What a probe finds.
+#[derive(Clone, Copy, Debug)]
+pub struct TtHit {
+    pub mv: Option<Move>,
+    pub score: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// Entries per bucket; a bucket is one index.
+const BUCKET: usize = 4;
+
+pub struct Tt {
+    slots: Vec<Slot>,
+    buckets: usize,
+    age: AtomicU8,
+}
+
+/// Data layout: bits 0..25 move, 25..41 score (i16), 41..49 depth (u8),
+/// 49..51 bound, 51..57 age.
+fn pack(mv: Option<Move>, score: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    let m = mv.map_or(0, |m| m.raw() as u64);
+    m | ((score as i16 as u16 as u64) << 25)
+        | ((depth.clamp(0, 255) as u64) << 41)
+        | ((bound as u64) << 49)
+        | (((age & 63) as u64) << 51)
+}
+
+fn unpack(d: u64) -> Option<(TtHit, u8)> {
+    let bound = match (d >> 49) & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        3 => Bound::Upper,
+        _ => return None,
+    };
+    let hit = TtHit {
+        mv: Move::from_raw((d & 0x1ff_ffff) as u32),
+        score: ((d >> 25) & 0xffff) as u16 as i16 as i32,
+        depth: ((d >> 41) & 0xff) as i32,
+        bound,
+    };
+    Some((hit, ((d >> 51) & 63) as u8))
+}
+
+/// Why the table could not be (re)sized.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot allocate a {0} MB hash table")]
+pub struct TtAllocError(pub usize);
+
+impl Tt {
+    pub fn new(mb: usize) -> Result<Tt, TtAllocError> {
+        let bytes = mb.max(1).checked_mul(1 << 20).ok_or(TtAllocError(mb))?;
+        let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
+        let n = buckets * BUCKET;
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(n).map_err(|_| TtAllocError(mb))?;
+        slots.extend((0..n).map(|_| Slot {
+            check: AtomicU64::new(0),
+            data: AtomicU64::new(0),
+        }));
+        Ok(Tt {
+            slots,
+            buckets,
+            age: AtomicU8::new(0),
+        })
+    }
+
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.check.store(0, Relaxed);
+            s.data.store(0, Relaxed);
+        }
+        self.age.store(0, Relaxed);
+    }
+
+    /// Marks a new search (older entries become cheaper to replace).
+    pub fn new_search(&self) {
+        self.age
+            .store(self.age.load(Relaxed).wrapping_add(1) & 63, Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        (((key >> 32) * self.buckets as u64) >> 32) as usize * BUCKET
+    }
+
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtHit> {
+        let b = self.bucket(key);
+        for s in &self.slots[b..b + BUCKET] {
+            let d = s.data.load(Relaxed);
+            if s.check.load(Relaxed) ^ d == key {
+                return unpack(d).map(|(h, _)| h);
+            }
+        }
+        None
+    }
+
+    #[inline]
+    pub fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
+        let age = self.age.load(Relaxed);
+        let b = self.bucket(key);
+        let mut victim = b;
+        let mut worst = i32::MAX;
+        for (i, s) in self.slots[b..b + BUCKET].iter().enumerate() {
+            let d = s.data.load(Relaxed);
+            let same = s.check.load(Relaxed) ^ d == key;
+            let Some((old, old_age)) = unpack(d).filter(|_| d != 0) else {
+                victim = b + i;
+                break;
+            };
+            if same {
+                // Keep a known move when this store has none, and a deeper
+                // entry of this search unless the new one is exact.
+                if depth + 2 < old.depth && bound != Bound::Exact && old_age == age {
+                    return;
+                }
+                let mv = mv.or(old.mv);
+                let d = pack(mv, score, depth, bound, age);
+                s.check.store(key ^ d, Relaxed);
+                s.data.store(d, Relaxed);
+                return;
+            }
+            let stale = ((age.wrapping_sub(old_age)) & 63) as i32;
+            let value = old.depth - 8 * stale;
+            if value < worst {
+                worst = value;
+                victim = b + i;
+            }
+        }
+        let d = pack(mv, score, depth, bound, age);
+        self.slots[victim].check.store(key ^ d, Relaxed);
+        self.slots[victim].data.store(d, Relaxed);
+    }
+
+    /// Permille of a sample of entries written in the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Relaxed);
+        let n = self.slots.len().min(1000);
+        let used = self.slots[..n]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Relaxed);
+                d != 0 && unpack(d).is_some_and(|(_, a)| a == age)
+            })
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe() {
+        let tt = Tt::new(1).unwrap();
+        let m: Move = "d6-d5xb4".parse().unwrap();
+        tt.store(0x1234_5678_9abc_def0, Some(m), -29_990, 7, Bound::Lower);
+        let hit = tt.probe(0x1234_5678_9abc_def0).unwrap();
+        assert_eq!(hit.mv, Some(m));
+        assert_eq!(hit.score, -29_990);
+        assert_eq!(hit.depth, 7);
+        assert_eq!(hit.bound, Bound::Lower);
+        assert!(tt.probe(0x1234_5678_9abc_def1).is_none());
+        assert!(tt.hashfull() <= 1000);
+        tt.clear();
+        assert!(tt.probe(0x1234_5678_9abc_def0).is_none());
+    }
+}

@@ -1,0 +1,593 @@
+//! One search thread: iterative deepening, aspiration windows, PVS,
+//! quiescence, draw detection against the game's and the line's history.
+
+use std::sync::atomic::Ordering::Relaxed;
+use std::time::Instant;
+
+use super::eval::evaluate;
+use super::ordering::{OrderingTables, pick};
+use super::params::{
+    ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, CHECK_EVERY, LMR_MIN_DEPTH, LMR_MIN_MOVES, QS_MAX_PLY,
+};
+use super::tt::Bound;
+use super::{
+    INFINITY, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Reporter, Score, SearchResult, Shared,
+};
+use crate::core::game::draw_by_rule;
+use crate::core::{FullBoardAction, Move, MoveList, Position, Rules};
+
+#[inline]
+fn score_to_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s + ply as i32
+    } else if s <= -MATE_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+#[inline]
+fn score_from_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s - ply as i32
+    } else if s <= -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+pub(super) struct Worker<'a> {
+    id: usize,
+    rules: Rules,
+    shared: &'a Shared,
+    limits: &'a Limits,
+    started: Instant,
+    nodes: u64,
+    unflushed: u64,
+    seldepth: usize,
+    /// Keys of the game's positions, then of the current line's.
+    keys: Vec<u64>,
+    /// Where the search line starts in `keys` (the root's index).
+    root_index: usize,
+    ordering: OrderingTables,
+    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    stopped: bool,
+}
+
+impl<'a> Worker<'a> {
+    pub(super) fn new(
+        id: usize,
+        rules: Rules,
+        shared: &'a Shared,
+        limits: &'a Limits,
+        history: &[u64],
+        started: Instant,
+    ) -> Worker<'a> {
+        let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 2);
+        keys.extend_from_slice(history);
+        let root_index = keys.len().saturating_sub(1);
+        Worker {
+            id,
+            rules,
+            shared,
+            limits,
+            started,
+            nodes: 0,
+            unflushed: 0,
+            seldepth: 0,
+            keys,
+            root_index,
+            ordering: OrderingTables::new(MAX_PLY),
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            stopped: false,
+        }
+    }
+
+    fn elapsed_ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+
+    /// Time on the clock for this move (moved by `ponderhit`).
+    fn clock_elapsed(&self) -> std::time::Duration {
+        let offset = std::time::Duration::from_micros(self.shared.clock_offset_us.load(Relaxed));
+        self.started.elapsed().saturating_sub(offset)
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Relaxed) + self.unflushed
+    }
+
+    /// Looks at the stop flag, and (main thread) the clock and node limit.
+    #[inline]
+    fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.unflushed >= CHECK_EVERY {
+            self.shared.nodes.fetch_add(self.unflushed, Relaxed);
+            self.unflushed = 0;
+            if self.shared.stop.load(Relaxed) {
+                self.stopped = true;
+                return true;
+            }
+            if self.id == 0 {
+                let pondering = self.shared.pondering.load(Relaxed);
+                let out_of_time = self
+                    .limits
+                    .budget
+                    .is_some_and(|b| self.clock_elapsed() >= b.hard);
+                let out_of_nodes = self.limits.nodes.is_some_and(|n| self.total_nodes() >= n);
+                if (!pondering && out_of_time) || out_of_nodes {
+                    self.shared.stop.store(true, Relaxed);
+                    self.stopped = true;
+                }
+            }
+        }
+        self.stopped
+    }
+
+    /// Whether the position at the end of the line is drawn by repetition
+    /// or the N-move rules: a repeat within the search line counts at once,
+    /// one reaching back into the game needs two earlier occurrences.
+    fn is_draw(&self, pos: &Position) -> bool {
+        if pos.pending_removals() > 0 {
+            return false;
+        }
+        let key = pos.key();
+        let last = self.keys.len() - 1;
+        let window = (pos.rule50() as usize).min(last);
+        let mut in_game = 0;
+        for i in (last - window..last).rev() {
+            if self.keys[i] == key {
+                if i >= self.root_index && self.rules.threefold {
+                    return true;
+                }
+                in_game += 1;
+            }
+        }
+        draw_by_rule(&self.rules, pos, in_game + 1).is_some()
+    }
+
+    /// Iterative deepening. Only the main worker (with a reporter) reports.
+    pub(super) fn iterate(
+        &mut self,
+        root: &Position,
+        root_moves: &[Move],
+        reporter: Option<&dyn Reporter>,
+    ) -> SearchResult {
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .min(MAX_PLY as u32 - 1) as i32;
+        let multipv = self.limits.multipv.clamp(1, root_moves.len());
+        let mut moves: Vec<(Move, i32)> = root_moves.iter().map(|&m| (m, -INFINITY)).collect();
+        let mut result = SearchResult {
+            best: Some(root_moves[0]),
+            ponder: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            lines: Vec::new(),
+        };
+        let mut scores = vec![0i32; multipv];
+        // Helpers start at staggered depths so the threads spread out.
+        let first_depth = 1 + (self.id % 2) as i32;
+        for depth in first_depth..=max_depth {
+            let mut lines: Vec<(Move, i32, Vec<Move>)> = Vec::with_capacity(multipv);
+            for pv_index in 0..multipv {
+                let excluded: Vec<Move> = lines.iter().map(|l| l.0).collect();
+                let prev = scores[pv_index];
+                let (mut alpha, mut beta) = (-INFINITY, INFINITY);
+                let mut window = ASPIRATION_WINDOW;
+                if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+                    alpha = (prev - window).max(-INFINITY);
+                    beta = (prev + window).min(INFINITY);
+                }
+                let score = loop {
+                    let s =
+                        self.root_search(root, &mut moves, &excluded, depth, alpha, beta, reporter);
+                    if self.stopped {
+                        break s;
+                    }
+                    let bound = if s <= alpha {
+                        Some(Bound::Upper)
+                    } else if s >= beta {
+                        Some(Bound::Lower)
+                    } else {
+                        None
+                    };
+                    match bound {
+                        None => break s,
+                        Some(b) => {
+                            if let Some(r) = reporter {
+                                if self.elapsed_ms() > 1000 {
+                                    r.info(&self.info(depth, pv_index, s, Some(b)));
+                                }
+                            }
+                            window *= 3;
+                            if b == Bound::Upper {
+                                alpha = (s - window).max(-INFINITY);
+                                beta = (alpha + beta) / 2 + window / 2;
+                                beta = beta.max(s + 1).min(INFINITY);
+                            } else {
+                                beta = (s + window).min(INFINITY);
+                            }
+                            if window > 400 {
+                                alpha = -INFINITY;
+                                beta = INFINITY;
+                            }
+                        }
+                    }
+                };
+                if self.stopped && (pv_index > 0 || self.pv_len[0] == 0) {
+                    break;
+                }
+                let pv: Vec<Move> = self.pv[0][..self.pv_len[0]]
+                    .iter()
+                    .flatten()
+                    .copied()
+                    .collect();
+                if pv.is_empty() {
+                    break;
+                }
+                scores[pv_index] = score;
+                lines.push((pv[0], score, pv.clone()));
+                if self.stopped {
+                    break;
+                }
+                if let Some(r) = reporter {
+                    r.info(&self.info(depth, pv_index, score, None));
+                }
+            }
+            if !lines.is_empty()
+                && (!self.stopped
+                    || lines[0].2.first() != result.best.as_ref()
+                    || result.depth == 0)
+            {
+                // A partial iteration counts only for its first line, which
+                // is at least as good as the last full iteration's move.
+                let pv = &lines[0].2;
+                result.best = pv.first().copied();
+                result.ponder = pv.get(1).copied();
+                result.score = lines[0].1;
+                if !self.stopped {
+                    result.depth = depth as u32;
+                    result.lines = lines.iter().map(|l| (l.0, l.1)).collect();
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            if self.id == 0 && self.should_finish(result.score, depth) {
+                break;
+            }
+        }
+        self.shared.nodes.fetch_add(self.unflushed, Relaxed);
+        self.unflushed = 0;
+        if self.id == 0 && !self.limits.infinite && !self.shared.pondering.load(Relaxed) {
+            self.shared.stop.store(true, Relaxed);
+        }
+        result.nodes = self.shared.nodes.load(Relaxed);
+        result
+    }
+
+    /// After an iteration: whether the main thread should stop deepening.
+    fn should_finish(&self, score: i32, depth: i32) -> bool {
+        if let Some(n) = self.limits.mate {
+            if score >= MATE - 2 * n as i32 {
+                return true;
+            }
+        }
+        if self.limits.nodes.is_some_and(|n| self.total_nodes() >= n) {
+            return true;
+        }
+        if self.shared.pondering.load(Relaxed) || self.limits.infinite {
+            return false;
+        }
+        // A proven result does not change with depth.
+        if score.abs() >= MATE_BOUND && depth as i32 > 2 * (MATE - score.abs()) + 2 {
+            return true;
+        }
+        self.limits
+            .budget
+            .is_some_and(|b| self.clock_elapsed() * 2 >= b.soft)
+    }
+
+    fn info(&self, depth: i32, pv_index: usize, score: i32, bound: Option<Bound>) -> Info {
+        let ms = self.elapsed_ms();
+        let nodes = self.total_nodes();
+        Info {
+            depth: depth as u32,
+            seldepth: self.seldepth.max(depth as usize) as u32,
+            multipv: pv_index + 1,
+            score: Score::from_internal(score),
+            bound,
+            nodes,
+            nps: nodes * 1000 / ms.max(1),
+            hashfull: self.shared.tt.hashfull(),
+            time_ms: ms,
+            pv: self.pv[0][..self.pv_len[0]]
+                .iter()
+                .flatten()
+                .copied()
+                .collect(),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn root_search(
+        &mut self,
+        root: &Position,
+        moves: &mut [(Move, i32)],
+        excluded: &[Move],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        reporter: Option<&dyn Reporter>,
+    ) -> i32 {
+        self.pv_len[0] = 0;
+        self.seldepth = 0;
+        // Best first: the previous iteration's scores order the root.
+        moves.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+        let mut best = -INFINITY;
+        let mut searched = 0;
+        for i in 0..moves.len() {
+            let m = moves[i].0;
+            if excluded.contains(&m) {
+                continue;
+            }
+            if let Some(r) = reporter {
+                if self.limits.currmove && self.elapsed_ms() > 1000 {
+                    r.currmove(depth as u32, m, searched + 1);
+                }
+            }
+            let child = root.play_unchecked(&self.rules, m);
+            self.keys.push(child.key());
+            let mut score;
+            if searched == 0 {
+                score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
+            } else {
+                score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, false);
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
+                }
+            }
+            self.keys.pop();
+            searched += 1;
+            if self.stopped {
+                // Keep the best move found so far in this iteration.
+                return best;
+            }
+            moves[i].1 = if score > alpha || searched == 1 {
+                score
+            } else {
+                -INFINITY + searched as i32
+            };
+            if score > best {
+                best = score;
+                if score > alpha || searched == 1 {
+                    self.update_pv(0, m);
+                }
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.pv[ply][ply] = Some(m);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// The score of a node with no legal move: a loss, or a draw on a full
+    /// board when the rules say so.
+    fn no_move_score(&self, pos: &Position, ply: usize) -> i32 {
+        if pos.empty().is_empty() && self.rules.full_board == FullBoardAction::Draw {
+            0
+        } else {
+            -MATE + ply as i32
+        }
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        self.unflushed += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let us = pos.side_to_move();
+        if pos.material(us) < Rules::MIN_PIECES as u32 {
+            return -MATE + ply as i32;
+        }
+        if self.is_draw(pos) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos, &self.rules);
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if depth <= 0 {
+            return self.quiesce(pos, alpha, beta, ply, 0);
+        }
+        let key = pos.key();
+        let hit = self.shared.tt.probe(key);
+        let tt_move = hit.and_then(|h| h.mv);
+        if let Some(h) = hit {
+            if !pv_node && h.depth >= depth {
+                let s = score_from_tt(h.score, ply);
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let mut list = MoveList::new();
+        pos.legal_moves(&self.rules, &mut list);
+        if list.is_empty() {
+            return self.no_move_score(pos, ply);
+        }
+        let mut scores = [0i32; crate::core::moves::MAX_MOVES];
+        let n = list.len();
+        self.ordering
+            .score(pos, &self.rules, ply, tt_move, &list, &mut scores[..n]);
+        let moves = list.as_mut_slice();
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut quiets_tried: [Option<Move>; 64] = [None; 64];
+        let mut quiet_count = 0;
+        // A single legal move is searched at full depth (it is forced).
+        let forced = n == 1;
+        for i in 0..n {
+            pick(moves, &mut scores[..n], i);
+            let m = moves[i];
+            let quiet = m.removal_count() == 0 && scores[i] < super::params::ORDER_BLOCK;
+            let child = pos.play_unchecked(&self.rules, m);
+            self.keys.push(child.key());
+            let new_depth = if forced { depth } else { depth - 1 };
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node);
+            } else {
+                let reduction = if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES {
+                    1 + (i >= 8 && depth >= 6) as i32 + (!pv_node && i >= 16) as i32
+                } else {
+                    0
+                };
+                score = -self.negamax(
+                    &child,
+                    new_depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                );
+                if score > alpha && reduction > 0 && !self.stopped {
+                    score = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                }
+                if score > alpha && score < beta && pv_node && !self.stopped {
+                    score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
+                }
+            }
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            let tried: Vec<Move> = quiets_tried[..quiet_count]
+                                .iter()
+                                .flatten()
+                                .copied()
+                                .collect();
+                            self.ordering.update(us.index(), ply, m, &tried, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = Some(m);
+                quiet_count += 1;
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(key, best_move, score_to_tt(best, ply), depth, bound);
+        best
+    }
+
+    /// Quiescence: the static evaluation, or better by following mill
+    /// closures for a few plies.
+    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize, qply: i32) -> i32 {
+        self.pv_len[ply] = ply;
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        let mut list = MoveList::new();
+        pos.legal_moves(&self.rules, &mut list);
+        if list.is_empty() {
+            return self.no_move_score(pos, ply);
+        }
+        let stand = evaluate(pos, &self.rules);
+        if stand >= beta || qply >= QS_MAX_PLY || ply >= MAX_PLY - 1 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        for &m in list.iter() {
+            if m.removal_count() == 0 {
+                continue;
+            }
+            self.nodes += 1;
+            self.unflushed += 1;
+            if self.check_stop() {
+                return 0;
+            }
+            let child = pos.play_unchecked(&self.rules, m);
+            let score = if child.material(child.side_to_move()) < Rules::MIN_PIECES as u32 {
+                MATE - ply as i32 - 1
+            } else {
+                -self.quiesce(&child, -beta, -alpha, ply + 1, qply + 1)
+            };
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

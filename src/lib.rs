@@ -6,4 +6,6 @@
 
 pub mod core;
 pub mod engine;
+pub mod protocol;
 pub mod search;
+pub mod tools;

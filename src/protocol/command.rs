@@ -2,21 +2,7 @@
 
 use std::str::FromStr;
 
-/// The limits and modes of a `go` command.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GoParams {
-    pub depth: Option<u32>,
-    pub movetime: Option<u64>,
-    /// Remaining time and increment per side, in ms: `[white, black]`.
-    pub time: [Option<u64>; 2],
-    pub inc: [Option<u64>; 2],
-    pub movestogo: Option<u32>,
-    pub nodes: Option<u64>,
-    pub mate: Option<u32>,
-    pub infinite: bool,
-    pub ponder: bool,
-    pub searchmoves: Vec<String>,
-}
+pub use crate::engine::GoParams;
 
 /// Where `position` starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,9 +16,15 @@ pub enum StartSpec {
 pub enum Command {
     Uci,
     IsReady,
-    SetOption { name: String, value: Option<String> },
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
     UciNewGame,
-    Position { start: StartSpec, moves: Vec<String> },
+    Position {
+        start: StartSpec,
+        moves: Vec<String>,
+    },
     Go(GoParams),
     Stop,
     PonderHit,
@@ -54,11 +46,22 @@ pub enum CommandError {
     #[error("unknown command `{0}` (try `uci` for the list of commands in protocol.md)")]
     Unknown(String),
     #[error("`{command}` expects {expected}")]
-    Missing { command: &'static str, expected: &'static str },
+    Missing {
+        command: &'static str,
+        expected: &'static str,
+    },
     #[error("`{command}`: `{value}` is not valid for `{param}` ({expected})")]
-    BadValue { command: &'static str, param: String, value: String, expected: &'static str },
+    BadValue {
+        command: &'static str,
+        param: String,
+        value: String,
+        expected: &'static str,
+    },
     #[error("`{command}`: unexpected `{token}`")]
-    Unexpected { command: &'static str, token: String },
+    Unexpected {
+        command: &'static str,
+        token: String,
+    },
     #[error("`{0}` given twice")]
     Repeated(String),
 }
@@ -76,9 +79,18 @@ fn parse_num<T: FromStr + PartialOrd + Copy>(
     expected: &'static str,
 ) -> Result<T, CommandError> {
     let value = value.ok_or(CommandError::Missing { command, expected })?;
-    let bad = || CommandError::BadValue { command, param: param.to_string(), value: value.to_string(), expected };
+    let bad = || CommandError::BadValue {
+        command,
+        param: param.to_string(),
+        value: value.to_string(),
+        expected,
+    };
     let n: T = value.parse().map_err(|_| bad())?;
-    if n < range.0 || n > range.1 { Err(bad()) } else { Ok(n) }
+    if n < range.0 || n > range.1 {
+        Err(bad())
+    } else {
+        Ok(n)
+    }
 }
 
 fn parse_go<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Result<GoParams, CommandError> {
@@ -116,25 +128,63 @@ fn parse_go<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Result<GoParams, C
         }
         let time = |v| parse_num(C, &key, v, (0u64, MAX_TIME_MS), "milliseconds, 0 or more");
         match key.as_str() {
-            "depth" => p.depth = Some(parse_num(C, &key, tokens.next(), (1, MAX_DEPTH), "a depth from 1 to 64")?),
+            "depth" => {
+                p.depth = Some(parse_num(
+                    C,
+                    &key,
+                    tokens.next(),
+                    (1, MAX_DEPTH),
+                    "a depth from 1 to 64",
+                )?)
+            }
             "movetime" => p.movetime = Some(time(tokens.next())?),
             "wtime" => p.time[0] = Some(time(tokens.next())?),
             "btime" => p.time[1] = Some(time(tokens.next())?),
             "winc" => p.inc[0] = Some(time(tokens.next())?),
             "binc" => p.inc[1] = Some(time(tokens.next())?),
             "movestogo" => {
-                p.movestogo = Some(parse_num(C, &key, tokens.next(), (1, 100_000), "a move count from 1")?)
+                p.movestogo = Some(parse_num(
+                    C,
+                    &key,
+                    tokens.next(),
+                    (1, 100_000),
+                    "a move count from 1",
+                )?)
             }
-            "nodes" => p.nodes = Some(parse_num(C, &key, tokens.next(), (1, u64::MAX / 2), "a node count from 1")?),
-            "mate" => p.mate = Some(parse_num(C, &key, tokens.next(), (1, 100), "a move count from 1 to 100")?),
+            "nodes" => {
+                p.nodes = Some(parse_num(
+                    C,
+                    &key,
+                    tokens.next(),
+                    (1, u64::MAX / 2),
+                    "a node count from 1",
+                )?)
+            }
+            "mate" => {
+                p.mate = Some(parse_num(
+                    C,
+                    &key,
+                    tokens.next(),
+                    (1, 100),
+                    "a move count from 1 to 100",
+                )?)
+            }
             "infinite" => p.infinite = true,
             "ponder" => p.ponder = true,
             "searchmoves" => in_searchmoves = true,
-            _ => return Err(CommandError::Unexpected { command: C, token: tok.to_string() }),
+            _ => {
+                return Err(CommandError::Unexpected {
+                    command: C,
+                    token: tok.to_string(),
+                });
+            }
         }
     }
     if seen.iter().any(|k| k == "searchmoves") && p.searchmoves.is_empty() {
-        return Err(CommandError::Missing { command: C, expected: "moves after `searchmoves`" });
+        return Err(CommandError::Missing {
+            command: C,
+            expected: "moves after `searchmoves`",
+        });
     }
     Ok(p)
 }
@@ -155,16 +205,31 @@ fn parse_position<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Result<Comma
                 }
                 fields.push(t);
             }
-            return Ok(Command::Position { start: StartSpec::Fen(fields.join(" ")), moves: Vec::new() });
+            return Ok(Command::Position {
+                start: StartSpec::Fen(fields.join(" ")),
+                moves: Vec::new(),
+            });
         }
-        Some(_) | None => return Err(CommandError::Missing { command: C, expected }),
+        Some(_) | None => {
+            return Err(CommandError::Missing {
+                command: C,
+                expected,
+            });
+        }
     };
     match tokens.next() {
-        None => Ok(Command::Position { start, moves: Vec::new() }),
-        Some(t) if t.eq_ignore_ascii_case("moves") => {
-            Ok(Command::Position { start, moves: tokens.map(str::to_string).collect() })
-        }
-        Some(t) => Err(CommandError::Unexpected { command: C, token: t.to_string() }),
+        None => Ok(Command::Position {
+            start,
+            moves: Vec::new(),
+        }),
+        Some(t) if t.eq_ignore_ascii_case("moves") => Ok(Command::Position {
+            start,
+            moves: tokens.map(str::to_string).collect(),
+        }),
+        Some(t) => Err(CommandError::Unexpected {
+            command: C,
+            token: t.to_string(),
+        }),
     }
 }
 
@@ -172,7 +237,10 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
     const C: &str = "setoption";
     let expected = "`name <id> [value <x>]`";
     if rest.first().map(|t| t.eq_ignore_ascii_case("name")) != Some(true) {
-        return Err(CommandError::Missing { command: C, expected });
+        return Err(CommandError::Missing {
+            command: C,
+            expected,
+        });
     }
     let rest = &rest[1..];
     let value_at = rest.iter().position(|t| t.eq_ignore_ascii_case("value"));
@@ -181,15 +249,25 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
         None => (rest.join(" "), None),
     };
     if name.is_empty() {
-        return Err(CommandError::Missing { command: C, expected });
+        return Err(CommandError::Missing {
+            command: C,
+            expected,
+        });
     }
     Ok(Command::SetOption { name, value })
 }
 
-fn no_more<'a>(command: &'static str, mut tokens: impl Iterator<Item = &'a str>, c: Command) -> Result<Command, CommandError> {
+fn no_more<'a>(
+    command: &'static str,
+    mut tokens: impl Iterator<Item = &'a str>,
+    c: Command,
+) -> Result<Command, CommandError> {
     match tokens.next() {
         None => Ok(c),
-        Some(t) => Err(CommandError::Unexpected { command, token: t.to_string() }),
+        Some(t) => Err(CommandError::Unexpected {
+            command,
+            token: t.to_string(),
+        }),
     }
 }
 
@@ -215,13 +293,25 @@ impl FromStr for Command {
             "position" => parse_position(tokens),
             "go" => parse_go(tokens).map(Command::Go),
             "perft" => {
-                let depth = parse_num("perft", "depth", tokens.next(), (1, MAX_DEPTH), "a depth from 1 to 64")?;
+                let depth = parse_num(
+                    "perft",
+                    "depth",
+                    tokens.next(),
+                    (1, MAX_DEPTH),
+                    "a depth from 1 to 64",
+                )?;
                 no_more("perft", tokens, Command::Perft(depth))
             }
             "bench" => {
                 let depth = match tokens.next() {
                     None => None,
-                    v => Some(parse_num("bench", "depth", v, (1, 32), "a depth from 1 to 32")?),
+                    v => Some(parse_num(
+                        "bench",
+                        "depth",
+                        v,
+                        (1, 32),
+                        "a depth from 1 to 32",
+                    )?),
                 };
                 no_more("bench", tokens, Command::Bench(depth))
             }
@@ -245,24 +335,45 @@ mod tests {
         assert_eq!(parse(""), Ok(Command::Nothing));
         assert_eq!(parse("perft 7"), Ok(Command::Perft(7)));
         assert_eq!(parse("bench"), Ok(Command::Bench(None)));
-        assert!(matches!(parse("perft -1"), Err(CommandError::BadValue { .. })));
-        assert!(matches!(parse("perft 99999999999"), Err(CommandError::BadValue { .. })));
+        assert!(matches!(
+            parse("perft -1"),
+            Err(CommandError::BadValue { .. })
+        ));
+        assert!(matches!(
+            parse("perft 99999999999"),
+            Err(CommandError::BadValue { .. })
+        ));
         assert!(matches!(parse("perft"), Err(CommandError::Missing { .. })));
-        assert!(matches!(parse("uci now"), Err(CommandError::Unexpected { .. })));
+        assert!(matches!(
+            parse("uci now"),
+            Err(CommandError::Unexpected { .. })
+        ));
         assert_eq!(parse("xyzzy"), Err(CommandError::Unknown("xyzzy".into())));
     }
 
     #[test]
     fn position_commands() {
-        assert_eq!(parse("position startpos"), Ok(Command::Position { start: StartSpec::StartPos, moves: vec![] }));
+        assert_eq!(
+            parse("position startpos"),
+            Ok(Command::Position {
+                start: StartSpec::StartPos,
+                moves: vec![]
+            })
+        );
         assert_eq!(
             parse("position startpos moves d6 a1"),
-            Ok(Command::Position { start: StartSpec::StartPos, moves: vec!["d6".into(), "a1".into()] })
+            Ok(Command::Position {
+                start: StartSpec::StartPos,
+                moves: vec!["d6".into(), "a1".into()]
+            })
         );
         let fen = "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1";
         assert_eq!(
             parse(&format!("position fen {fen} moves d6")),
-            Ok(Command::Position { start: StartSpec::Fen(fen.into()), moves: vec!["d6".into()] })
+            Ok(Command::Position {
+                start: StartSpec::Fen(fen.into()),
+                moves: vec!["d6".into()]
+            })
         );
         assert!(parse("position").is_err());
         assert!(parse("position startpos d6").is_err());
@@ -272,31 +383,63 @@ mod tests {
     fn setoption_names_may_have_spaces() {
         assert_eq!(
             parse("setoption name Clear Hash"),
-            Ok(Command::SetOption { name: "Clear Hash".into(), value: None })
+            Ok(Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            })
         );
         assert_eq!(
             parse("setoption name Skill Level value 5"),
-            Ok(Command::SetOption { name: "Skill Level".into(), value: Some("5".into()) })
+            Ok(Command::SetOption {
+                name: "Skill Level".into(),
+                value: Some("5".into())
+            })
         );
         assert!(parse("setoption Hash 5").is_err());
     }
 
     #[test]
     fn go_parameters() {
-        let Ok(Command::Go(p)) = parse("go wtime 1000 btime 900 winc 10 binc 20 movestogo 5") else { panic!() };
+        let Ok(Command::Go(p)) = parse("go wtime 1000 btime 900 winc 10 binc 20 movestogo 5")
+        else {
+            panic!()
+        };
         assert_eq!(p.time, [Some(1000), Some(900)]);
         assert_eq!(p.inc, [Some(10), Some(20)]);
         assert_eq!(p.movestogo, Some(5));
-        let Ok(Command::Go(p)) = parse("go searchmoves d6 a1 depth 3") else { panic!() };
+        let Ok(Command::Go(p)) = parse("go searchmoves d6 a1 depth 3") else {
+            panic!()
+        };
         assert_eq!(p.searchmoves, vec!["d6", "a1"]);
         assert_eq!(p.depth, Some(3));
         assert_eq!(parse("go"), Ok(Command::Go(GoParams::default())));
-        assert!(matches!(parse("go depth 0"), Err(CommandError::BadValue { .. })));
-        assert!(matches!(parse("go depth -3"), Err(CommandError::BadValue { .. })));
-        assert!(matches!(parse("go depth 1000000"), Err(CommandError::BadValue { .. })));
-        assert!(matches!(parse("go movetime abc"), Err(CommandError::BadValue { .. })));
-        assert!(matches!(parse("go wtime"), Err(CommandError::Missing { .. })));
-        assert!(matches!(parse("go depth 3 depth 4"), Err(CommandError::Repeated(_))));
-        assert!(matches!(parse("go fast"), Err(CommandError::Unexpected { .. })));
+        assert!(matches!(
+            parse("go depth 0"),
+            Err(CommandError::BadValue { .. })
+        ));
+        assert!(matches!(
+            parse("go depth -3"),
+            Err(CommandError::BadValue { .. })
+        ));
+        assert!(matches!(
+            parse("go depth 1000000"),
+            Err(CommandError::BadValue { .. })
+        ));
+        assert!(matches!(
+            parse("go movetime abc"),
+            Err(CommandError::BadValue { .. })
+        ));
+        assert!(matches!(
+            parse("go wtime"),
+            Err(CommandError::Missing { .. })
+        ));
+        assert!(matches!(
+            parse("go depth 3 depth 4"),
+            Err(CommandError::Repeated(_))
+        ));
+        assert!(matches!(
+            parse("go fast"),
+            Err(CommandError::Unexpected { .. })
+        ));
     }
 }

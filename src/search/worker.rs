@@ -152,6 +152,7 @@ impl<'a> Worker<'a> {
         draw_by_rule(&self.rules, pos, in_game + 1).is_some()
     }
 
+    #[allow(clippy::needless_range_loop)]
     /// Iterative deepening. Only the main worker (with a reporter) reports.
     pub(super) fn iterate(
         &mut self,
@@ -290,7 +291,7 @@ impl<'a> Worker<'a> {
             return false;
         }
         // A proven result does not change with depth.
-        if score.abs() >= MATE_BOUND && depth as i32 > 2 * (MATE - score.abs()) + 2 {
+        if score.abs() >= MATE_BOUND && depth > MATE - score.abs() + 2 {
             return true;
         }
         self.limits
@@ -319,7 +320,7 @@ impl<'a> Worker<'a> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
     fn root_search(
         &mut self,
         root: &Position,

@@ -1,0 +1,308 @@
+//! The UCI-style text protocol: a loop that reads lines, parses them into
+//! [`Command`]s, drives the [`Engine`] and prints the replies. The search
+//! runs on its own thread, so `isready`, `stop` and `quit` are answered at
+//! once during a search.
+
+pub mod command;
+pub mod output;
+
+use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+pub use command::{Command, CommandError, GoParams, StartSpec};
+
+use crate::core::Move;
+use crate::engine::{Engine, SearchEnd, option_specs};
+use crate::search::{Info, Reporter};
+
+/// Longest accepted input line; longer ones are refused whole.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// A line-atomic, flushed writer shared with the search thread.
+#[derive(Clone)]
+pub struct Out(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Out {
+    pub fn new(w: Box<dyn Write + Send>) -> Out {
+        Out(Arc::new(Mutex::new(w)))
+    }
+
+    pub fn stdout() -> Out {
+        Out::new(Box::new(std::io::stdout()))
+    }
+
+    pub fn line(&self, text: &str) {
+        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        // A closed pipe leaves nobody to tell; carry on quietly.
+        let _ = writeln!(w, "{text}");
+        let _ = w.flush();
+    }
+
+    pub fn error(&self, what: &dyn std::fmt::Display) {
+        self.line(&format!("info string error: {what}"));
+    }
+}
+
+struct LineReporter(Out);
+
+impl Reporter for LineReporter {
+    fn info(&self, info: &Info) {
+        self.0.line(&output::info_line(info));
+    }
+    fn currmove(&self, depth: u32, mv: Move, number: usize) {
+        self.0.line(&format!(
+            "info depth {depth} currmove {mv} currmovenumber {number}"
+        ));
+    }
+}
+
+/// What the loop should do after a line.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+/// The protocol's state: the engine and where replies go.
+pub struct Session {
+    engine: Engine,
+    out: Out,
+    go_started: Instant,
+    /// Whether the running search has no natural end (infinite or ponder).
+    open_ended: bool,
+}
+
+impl Session {
+    pub fn new(out: Out) -> Session {
+        Session {
+            engine: Engine::new(),
+            out,
+            go_started: Instant::now(),
+            open_ended: false,
+        }
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// Handles one input line (raw bytes: any encoding, any content).
+    pub fn handle_bytes(&mut self, raw: &[u8]) -> Flow {
+        match std::str::from_utf8(raw) {
+            Ok(text) => self.handle_line(text),
+            Err(e) => {
+                self.out.error(&format!(
+                    "input is not valid UTF-8 (byte {})",
+                    e.valid_up_to()
+                ));
+                Flow::Continue
+            }
+        }
+    }
+
+    /// Handles one line of text.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        let line = line.trim_end_matches(['\r', '\n']);
+        if line.contains('\0') {
+            self.out.error(&"input contains a NUL byte");
+            return Flow::Continue;
+        }
+        match line.parse::<Command>() {
+            Ok(cmd) => self.execute(cmd),
+            Err(e) => {
+                self.out.error(&e);
+                Flow::Continue
+            }
+        }
+    }
+
+    fn execute(&mut self, cmd: Command) -> Flow {
+        let out = self.out.clone();
+        let result = match cmd {
+            Command::Nothing => Ok(()),
+            Command::Uci => {
+                out.line(&format!("id name mulino {}", env!("CARGO_PKG_VERSION")));
+                out.line("id author the mulino developers");
+                for spec in option_specs() {
+                    out.line(&output::option_line(&spec));
+                }
+                out.line("uciok");
+                Ok(())
+            }
+            Command::IsReady => {
+                out.line("readyok");
+                Ok(())
+            }
+            Command::SetOption { name, value } => self.engine.set_option(&name, value.as_deref()),
+            Command::UciNewGame => self.engine.new_game(),
+            Command::Position { start, moves } => {
+                let fen = match &start {
+                    StartSpec::StartPos => None,
+                    StartSpec::Fen(f) => Some(f.as_str()),
+                };
+                self.engine.set_position(fen, &moves)
+            }
+            Command::Go(params) => self.go(&params),
+            Command::Stop => {
+                self.engine.stop();
+                Ok(())
+            }
+            Command::PonderHit => {
+                self.engine.ponderhit(self.go_started);
+                self.open_ended = false;
+                Ok(())
+            }
+            Command::Quit => return Flow::Quit,
+            Command::Display => {
+                out.line(&output::display(self.engine.game()));
+                Ok(())
+            }
+            Command::Moves => {
+                let moves: Vec<String> = self
+                    .engine
+                    .legal_moves()
+                    .iter()
+                    .map(Move::to_string)
+                    .collect();
+                out.line(&moves.join(" "));
+                Ok(())
+            }
+            Command::Perft(depth) => self
+                .engine
+                .perft(depth)
+                .map(|r| out.line(&output::perft_report(&r))),
+            Command::Bench(depth) => {
+                if self.engine.is_searching() {
+                    Err(crate::engine::EngineError::Busy)
+                } else {
+                    let depth = depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH);
+                    crate::tools::bench::run(depth).map(|r| {
+                        out.line(&format!(
+                            "info string bench: {} positions, depth {depth}",
+                            r.positions
+                        ));
+                        out.line(&format!("Nodes searched: {}", r.nodes));
+                        out.line(&format!("Nodes/second: {}", r.nps()));
+                        out.line(&format!("Time: {} ms", r.elapsed.as_millis()));
+                    })
+                }
+            }
+        };
+        if let Err(e) = result {
+            out.error(&e);
+        }
+        Flow::Continue
+    }
+
+    fn go(&mut self, params: &GoParams) -> Result<(), crate::engine::EngineError> {
+        let out = self.out.clone();
+        let reporter = Arc::new(LineReporter(out.clone()));
+        let done = Box::new(move |end: SearchEnd| match end {
+            SearchEnd::GameOver(outcome) => {
+                out.line(&format!("info string game over: {}", outcome.describe()));
+                out.line("bestmove (none)");
+            }
+            SearchEnd::Done(r) => match (r.best, r.ponder) {
+                (Some(b), Some(p)) => out.line(&format!("bestmove {b} ponder {p}")),
+                (Some(b), None) => out.line(&format!("bestmove {b}")),
+                (None, _) => out.line("bestmove (none)"),
+            },
+        });
+        let started = Instant::now();
+        self.engine.go(params, reporter, done)?;
+        self.go_started = started;
+        let limits_open = params.infinite
+            || params.ponder
+            || (params.depth.is_none()
+                && params.nodes.is_none()
+                && params.mate.is_none()
+                && params.movetime.is_none()
+                && params.time.iter().all(Option::is_none));
+        self.open_ended = limits_open;
+        Ok(())
+    }
+
+    /// End of input: a search with a natural end finishes, an open-ended
+    /// one is stopped; then the engine quits.
+    pub fn finish(&mut self) {
+        if self.open_ended {
+            self.engine.stop();
+        }
+        self.engine.wait();
+    }
+
+    /// `quit`: stop any search at once.
+    pub fn quit(&mut self) {
+        self.engine.stop();
+        self.engine.wait();
+    }
+}
+
+/// Reads one line of at most `MAX_LINE` bytes; longer lines are consumed
+/// and reported as `Err(len)`. `Ok(None)` at end of input.
+fn read_line(
+    input: &mut dyn BufRead,
+    buf: &mut Vec<u8>,
+) -> std::io::Result<Option<Result<(), usize>>> {
+    buf.clear();
+    let mut too_long = 0usize;
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(if buf.is_empty() && too_long == 0 {
+                None
+            } else if too_long > 0 {
+                Some(Err(too_long))
+            } else {
+                Some(Ok(()))
+            });
+        }
+        let (take, end) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        if too_long == 0 && buf.len() + take <= MAX_LINE {
+            buf.extend_from_slice(&chunk[..take]);
+        } else {
+            too_long = too_long.max(buf.len()) + take;
+            buf.clear();
+        }
+        input.consume(take);
+        if end {
+            return Ok(Some(if too_long > 0 { Err(too_long) } else { Ok(()) }));
+        }
+    }
+}
+
+/// Runs the protocol over `input` until `quit` or end of input.
+pub fn run(input: &mut dyn BufRead, out: Out) {
+    let mut session = Session::new(out.clone());
+    let mut buf = Vec::with_capacity(256);
+    loop {
+        match read_line(input, &mut buf) {
+            Ok(None) | Err(_) => {
+                session.finish();
+                return;
+            }
+            Ok(Some(Err(len))) => out.error(&format!(
+                "line of {len} bytes is too long (limit {MAX_LINE})"
+            )),
+            Ok(Some(Ok(()))) => {
+                if session.handle_bytes(&buf) == Flow::Quit {
+                    session.quit();
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Runs one command given on the command line, then waits for a search
+/// it started to finish (Stockfish's `stockfish bench` habit).
+pub fn run_once(line: &str, out: Out) {
+    let mut session = Session::new(out);
+    if session.handle_line(line) == Flow::Continue {
+        session.finish();
+    }
+}

@@ -1,0 +1,154 @@
+//! Formatting replies: info lines, bestmove, the board drawing, perft.
+
+use std::fmt::Write as _;
+
+use crate::core::{Color, Game, Point};
+use crate::engine::{OptionKind, OptionSpec, PerftReport};
+use crate::search::{Bound, Info, Score};
+
+pub fn option_line(spec: &OptionSpec) -> String {
+    let mut s = format!("option name {} type ", spec.name);
+    match &spec.kind {
+        OptionKind::Spin { default, min, max } => {
+            let _ = write!(s, "spin default {default} min {min} max {max}");
+        }
+        OptionKind::Check { default } => {
+            let _ = write!(s, "check default {default}");
+        }
+        OptionKind::Combo { default, vars } => {
+            let _ = write!(s, "combo default {default}");
+            for v in *vars {
+                let _ = write!(s, " var {v}");
+            }
+        }
+        OptionKind::Button => s.push_str("button"),
+    }
+    s
+}
+
+pub fn info_line(info: &Info) -> String {
+    let score = match info.score {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+    };
+    let bound = match info.bound {
+        Some(Bound::Lower) => " lowerbound",
+        Some(Bound::Upper) => " upperbound",
+        _ => "",
+    };
+    let mut s = format!(
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} time {} pv",
+        info.depth, info.seldepth, info.multipv, info.nodes, info.nps, info.hashfull, info.time_ms
+    );
+    for m in &info.pv {
+        let _ = write!(s, " {m}");
+    }
+    s
+}
+
+/// The board as ASCII art, file letters below, rank numbers left.
+pub fn board_drawing(game: &Game) -> String {
+    const ART: [&str; 13] = [
+        "7 X-----------X-----------X",
+        "  |           |           |",
+        "6 |   X-------X-------X   |",
+        "  |   |       |       |   |",
+        "5 |   |   X---X---X   |   |",
+        "  |   |   |       |   |   |",
+        "4 X---X---X       X---X---X",
+        "  |   |   |       |   |   |",
+        "3 |   |   X---X---X   |   |",
+        "  |   |       |       |   |",
+        "2 |   X-------X-------X   |",
+        "  |           |           |",
+        "1 X-----------X-----------X",
+    ];
+    let pos = game.position();
+    let mut out = String::new();
+    for (row, line) in ART.iter().enumerate() {
+        let rank = 6 - row / 2;
+        for (col, ch) in line.chars().enumerate() {
+            if ch == 'X' {
+                let file = ((col - 2) / 4) as u8;
+                let p = Point::from_coords(file, rank as u8);
+                out.push(match p {
+                    Some(p) if pos.pieces(Color::White).contains(p) => 'O',
+                    Some(p) if pos.pieces(Color::Black).contains(p) => '@',
+                    _ => '*',
+                });
+            } else {
+                out.push(ch);
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str("  a   b   c   d   e   f   g\n");
+    out
+}
+
+/// The `d` command's full answer.
+pub fn display(game: &Game) -> String {
+    let pos = game.position();
+    let rules = game.rules();
+    let mut s = board_drawing(game);
+    let mut list = crate::core::MoveList::new();
+    pos.legal_moves(rules, &mut list);
+    let _ = writeln!(s, "\nFen: {}", pos.fen(rules));
+    let _ = writeln!(s, "Key: {:016X}", pos.key());
+    let _ = writeln!(s, "Side to move: {}", pos.side_to_move());
+    for c in Color::ALL {
+        let _ = writeln!(
+            s,
+            "{}: {} on board, {} in hand",
+            capitalised(c),
+            pos.pieces(c).count(),
+            pos.in_hand(c)
+        );
+    }
+    let phase = match (
+        game.outcome().is_some(),
+        pos.pending_removals() > 0,
+        pos.is_placing(),
+    ) {
+        (true, _, _) => "game over".to_string(),
+        (false, true, _) => format!("removing ({} owed)", pos.pending_removals()),
+        (false, false, true) => "placing".to_string(),
+        (false, false, false) if pos.can_fly(rules, pos.side_to_move()) => {
+            "moving (flying)".to_string()
+        }
+        _ => "moving".to_string(),
+    };
+    let _ = writeln!(s, "Phase: {phase}");
+    let status = game
+        .outcome()
+        .map_or_else(|| "in play".to_string(), |o| o.describe());
+    let _ = writeln!(s, "Status: {status}");
+    let legal = if game.outcome().is_some() {
+        0
+    } else {
+        list.len()
+    };
+    let _ = write!(s, "Legal moves: {legal}");
+    s
+}
+
+fn capitalised(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// Stockfish's perft layout: one line per root move, an empty line, the
+/// total, then the time and speed.
+pub fn perft_report(r: &PerftReport) -> String {
+    let mut s = String::new();
+    for (m, n) in &r.divide {
+        let _ = writeln!(s, "{m}: {n}");
+    }
+    let ms = r.elapsed.as_millis();
+    let nps = (r.total as u128 * 1000) / ms.max(1);
+    let _ = writeln!(s, "\nNodes searched: {}", r.total);
+    let _ = write!(s, "Time: {ms} ms, {nps} nodes per second");
+    s
+}

@@ -9,8 +9,9 @@ use super::position::Position;
 use super::rules::Rules;
 
 /// A memo of subtree counts. Keys are exact (the position packed into 59
-/// bits plus the depth) except under one-time-use mills, whose record does
-/// not fit and which fall back on the 64-bit zobrist key.
+/// bits plus the depth, the board taken in the least of its 16 symmetric
+/// forms, which all have the same counts) except under one-time-use mills,
+/// whose record does not fit and which fall back on the 64-bit zobrist key.
 pub struct PerftTable {
     entries: Vec<[u64; 2]>,
     mask: usize,
@@ -32,9 +33,9 @@ impl PerftTable {
         if rules.one_time_mills {
             return (pos.key() ^ (depth as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)) | 1;
         }
-        let b = pos.board;
-        (b[0].0 as u64)
-            | (b[1].0 as u64) << 24
+        let (white, black) = canonical(pos.board[0].0, pos.board[1].0);
+        (white as u64)
+            | (black as u64) << 24
             | (pos.side as u64) << 48
             | (pos.hand[0] as u64) << 49
             | (pos.hand[1] as u64) << 53
@@ -44,7 +45,12 @@ impl PerftTable {
 
     #[inline]
     fn slot(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20) as usize & self.mask
+        // Every key bit must reach the index bits: mix before masking.
+        let mut h = key ^ (key >> 33);
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        (h ^ (h >> 33)) as usize & self.mask
     }
 
     #[inline]
@@ -58,6 +64,48 @@ impl PerftTable {
         let i = self.slot(key);
         self.entries[i] = [key, count];
     }
+}
+
+/// Rotates every ring of a 24-bit board one quarter turn (two slots).
+#[inline]
+fn rotate(x: u32) -> u32 {
+    ((x << 2) & 0x00fc_fcfc) | ((x >> 6) & 0x0003_0303)
+}
+
+/// Mirrors every ring (slot k to slot 8 - k) and swaps inner and outer.
+#[inline]
+fn mirror_swap(x: u32) -> u32 {
+    // Reversing the 32 bits reverses each byte and the byte order; the
+    // one-slot rotation then maps slot 7 - k to 8 - k.
+    let r = x.reverse_bits() >> 8;
+    ((r << 1) & 0x00fe_fefe) | ((r >> 7) & 0x0001_0101)
+}
+
+/// Swaps the inner and outer rings.
+#[inline]
+fn swap_rings(x: u32) -> u32 {
+    x.swap_bytes() >> 8
+}
+
+/// The least of the 16 symmetric images of the board (rotations,
+/// reflections, inner/outer swap), which keep lines and adjacency, with or
+/// without diagonals.
+#[inline]
+pub fn canonical(white: u32, black: u32) -> (u32, u32) {
+    let mut best = ((black as u64) << 24) | white as u64;
+    let (mut w, mut b) = (white, black);
+    for flip in 0..2 {
+        if flip == 1 {
+            (w, b) = (mirror_swap(w), mirror_swap(b));
+        }
+        for _ in 0..4 {
+            for (ww, bb) in [(w, b), (swap_rings(w), swap_rings(b))] {
+                best = best.min(((bb as u64) << 24) | ww as u64);
+            }
+            (w, b) = (rotate(w), rotate(b));
+        }
+    }
+    ((best & 0xff_ffff) as u32, (best >> 24) as u32)
 }
 
 /// Perft without memoisation (for tests that check the memo).
@@ -100,6 +148,53 @@ pub fn perft(pos: &Position, rules: &Rules, depth: u32, table: &mut PerftTable) 
             }
             n
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Point, Variant};
+
+    /// Every symmetry maps lines to lines and edges to edges, so it keeps
+    /// move counts: check against the geometry tables.
+    #[test]
+    fn symmetries_keep_lines_and_adjacency() {
+        for diagonals in [false, true] {
+            let g = crate::core::geometry::Geometry::get(diagonals);
+            for f in [rotate, mirror_swap, swap_rings] {
+                let lines: Vec<u32> = g.lines.iter().map(|l| l.0).collect();
+                for l in &lines {
+                    assert!(lines.contains(&f(*l)), "line {l:x} maps to {:x}", f(*l));
+                }
+                for p in Point::ALL {
+                    let image = f(p.bb().0).trailing_zeros() as usize;
+                    let adj_image: u32 = g.adjacent[p.index()]
+                        .map(|q| f(q.bb().0))
+                        .fold(0, |a, b| a | b);
+                    assert_eq!(adj_image, g.adjacent[image].0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn symmetric_positions_have_equal_counts() {
+        let rules = Variant::Twelve.rules();
+        let pos = Position::from_fen(
+            "O*@*****/**O**@**/******@O w p p 3 9 3 9 0 0 0 0 0 0 0 0 1",
+            &rules,
+        )
+        .unwrap();
+        let (w, b) = canonical(pos.board[0].0, pos.board[1].0);
+        let mut image = pos;
+        image.board = [crate::core::Bitboard(w), crate::core::Bitboard(b)];
+        image.key = image.compute_key();
+        assert_ne!(
+            image.board, pos.board,
+            "the test wants a position that is not already canonical"
+        );
+        assert_eq!(perft_plain(&pos, &rules, 3), perft_plain(&image, &rules, 3));
     }
 }
 

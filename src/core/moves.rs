@@ -244,7 +244,7 @@ pub const MAX_MOVES: usize = 1024;
 
 /// A list of moves on the stack; no allocation.
 pub struct MoveList {
-    moves: [std::mem::MaybeUninit<Move>; MAX_MOVES],
+    moves: std::mem::MaybeUninit<[Move; MAX_MOVES]>,
     len: usize,
 }
 
@@ -258,7 +258,7 @@ impl MoveList {
     #[inline]
     pub fn new() -> MoveList {
         MoveList {
-            moves: [std::mem::MaybeUninit::uninit(); MAX_MOVES],
+            moves: std::mem::MaybeUninit::uninit(),
             len: 0,
         }
     }
@@ -267,7 +267,15 @@ impl MoveList {
     pub fn push(&mut self, m: Move) {
         debug_assert!(self.len < MAX_MOVES, "move list overflow");
         if self.len < MAX_MOVES {
-            self.moves[self.len] = std::mem::MaybeUninit::new(m);
+            // SAFETY: in bounds; writing through a raw pointer never reads
+            // the uninitialised slot.
+            unsafe {
+                self.moves
+                    .as_mut_ptr()
+                    .cast::<Move>()
+                    .add(self.len)
+                    .write(m)
+            };
             self.len += 1;
         }
     }
@@ -289,8 +297,7 @@ impl MoveList {
 
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        // SAFETY: the first `len` entries were written by `push`, and
-        // `MaybeUninit<Move>` has the layout of `Move`.
+        // SAFETY: the first `len` entries were written by `push`.
         unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
     }
 

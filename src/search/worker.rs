@@ -55,6 +55,7 @@ pub(super) struct Worker<'a> {
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     stopped: bool,
+    lists: Vec<Box<MoveList>>,
 }
 
 impl<'a> Worker<'a> {
@@ -84,6 +85,7 @@ impl<'a> Worker<'a> {
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             stopped: false,
+            lists: Vec::new(),
         }
     }
 
@@ -455,15 +457,24 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let mut list = MoveList::new();
+        let mut list = self.take_list();
         pos.legal_moves(&self.rules, &mut list);
         if list.is_empty() {
+            self.lists.push(list);
             return self.no_move_score(pos, ply);
         }
-        let mut scores = [0i32; crate::core::moves::MAX_MOVES];
         let n = list.len();
+        // Most nodes have few moves: keep their scores on the stack cheaply.
+        let mut small = [0i32; 128];
+        let mut big = Vec::new();
+        let scores: &mut [i32] = if n <= small.len() {
+            &mut small[..n]
+        } else {
+            big.resize(n, 0);
+            &mut big
+        };
         self.ordering
-            .score(pos, &self.rules, ply, tt_move, &list, &mut scores[..n]);
+            .score(pos, &self.rules, ply, tt_move, &list, scores);
         let moves = list.as_mut_slice();
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -473,7 +484,7 @@ impl<'a> Worker<'a> {
         // A single legal move is searched at full depth (it is forced).
         let forced = n == 1;
         for i in 0..n {
-            pick(moves, &mut scores[..n], i);
+            pick(moves, scores, i);
             let m = moves[i];
             let quiet = m.removal_count() == 0 && scores[i] < super::params::ORDER_BLOCK;
             let child = pos.play_unchecked(&self.rules, m);
@@ -505,6 +516,7 @@ impl<'a> Worker<'a> {
             }
             self.keys.pop();
             if self.stopped {
+                self.lists.push(list);
                 return 0;
             }
             if score > best {
@@ -553,24 +565,28 @@ impl<'a> Worker<'a> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-        let mut list = MoveList::new();
+        let mut list = self.take_list();
         pos.legal_moves(&self.rules, &mut list);
         if list.is_empty() {
+            self.lists.push(list);
             return self.no_move_score(pos, ply);
         }
         let stand = evaluate(pos, &self.rules);
         if stand >= beta || qply >= QS_MAX_PLY || ply >= MAX_PLY - 1 {
+            self.lists.push(list);
             return stand;
         }
         alpha = alpha.max(stand);
         let mut best = stand;
-        for &m in list.iter() {
+        for i in 0..list.len() {
+            let m = list[i];
             if m.removal_count() == 0 {
                 continue;
             }
             self.nodes += 1;
             self.unflushed += 1;
             if self.check_stop() {
+                self.lists.push(list);
                 return 0;
             }
             let child = pos.play_unchecked(&self.rules, m);
@@ -589,6 +605,15 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        self.lists.push(list);
         best
+    }
+
+    /// A move list from the pool (one per live node), so nodes do not
+    /// build 4 KB lists on the stack.
+    fn take_list(&mut self) -> Box<MoveList> {
+        self.lists
+            .pop()
+            .unwrap_or_else(|| Box::new(MoveList::new()))
     }
 }

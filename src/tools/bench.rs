@@ -128,10 +128,11 @@ impl BenchReport {
 pub fn run(depth: u32) -> Result<BenchReport, EngineError> {
     let mut nodes = 0;
     let mut elapsed = Duration::ZERO;
+    let mut engine = Engine::new();
+    engine.set_option("Hash", Some(&HASH_MB.to_string()))?;
     for (variant, fen) in POSITIONS {
-        let mut engine = Engine::new();
-        engine.set_option("Hash", Some(&HASH_MB.to_string()))?;
         engine.set_option("Variant", Some(variant.name()))?;
+        engine.new_game()?;
         engine.set_position(Some(fen), &[])?;
         let game: &Game = engine.game();
         debug_assert!(Position::from_fen(fen, game.rules()).is_ok());

@@ -151,6 +151,27 @@ pub fn perft(pos: &Position, rules: &Rules, depth: u32, table: &mut PerftTable) 
     }
 }
 
+/// The count below each root move, in move-generation order.
+pub fn divide(
+    pos: &Position,
+    rules: &Rules,
+    depth: u32,
+    table: &mut PerftTable,
+) -> Vec<(Move, u64)> {
+    let mut list = MoveList::new();
+    pos.legal_moves(rules, &mut list);
+    list.iter()
+        .map(|&m| {
+            let n = if depth <= 1 {
+                1
+            } else {
+                perft(&pos.play_unchecked(rules, m), rules, depth - 1, table)
+            };
+            (m, n)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,25 +217,4 @@ mod tests {
         );
         assert_eq!(perft_plain(&pos, &rules, 3), perft_plain(&image, &rules, 3));
     }
-}
-
-/// The count below each root move, in move-generation order.
-pub fn divide(
-    pos: &Position,
-    rules: &Rules,
-    depth: u32,
-    table: &mut PerftTable,
-) -> Vec<(Move, u64)> {
-    let mut list = MoveList::new();
-    pos.legal_moves(rules, &mut list);
-    list.iter()
-        .map(|&m| {
-            let n = if depth <= 1 {
-                1
-            } else {
-                perft(&pos.play_unchecked(rules, m), rules, depth - 1, table)
-            };
-            (m, n)
-        })
-        .collect()
 }

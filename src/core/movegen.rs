@@ -10,6 +10,16 @@ impl Position {
     /// Appends every legal whole turn to `list` (which is cleared first).
     /// A finished game (fewer than three pieces) has no moves.
     pub fn legal_moves(&self, rules: &Rules, list: &mut MoveList) {
+        self.generate(rules, list, false);
+    }
+
+    /// Appends only the legal turns that close a mill (and so remove), for
+    /// the quiescence search; `list` is cleared first.
+    pub fn mill_moves(&self, rules: &Rules, list: &mut MoveList) {
+        self.generate(rules, list, true);
+    }
+
+    fn generate(&self, rules: &Rules, list: &mut MoveList, mills_only: bool) {
         list.clear();
         let us = self.side;
         if self.material(us) < Rules::MIN_PIECES as u32
@@ -23,38 +33,41 @@ impl Position {
         }
         let own = self.board[us.index()];
         let empty = self.empty();
-        let adjacent = &rules.geometry().adjacent;
+        let g = rules.geometry();
+        let adjacent = &g.adjacent;
+        // With `mills_only`, only points that complete a line are tried.
+        let closing = |rest: Bitboard| {
+            if mills_only {
+                g.closing_points(rest, empty)
+            } else {
+                empty
+            }
+        };
         if self.hand[us.index()] > 0 {
-            for to in empty {
-                self.push_step(rules, Move::place(to), own.with(to), list);
+            for to in closing(own) {
+                self.push_step(rules, Move::place(to), own.with(to), list, mills_only);
             }
             if rules.move_in_placing {
                 for from in own {
-                    for to in adjacent[from.index()] & empty {
-                        self.push_step(
-                            rules,
-                            Move::slide(from, to),
-                            own.without(from).with(to),
-                            list,
-                        );
+                    let rest = own.without(from);
+                    for to in adjacent[from.index()] & closing(rest) {
+                        let step = Move::slide(from, to);
+                        self.push_step(rules, step, rest.with(to), list, mills_only);
                     }
                 }
             }
         } else {
             let flying = self.can_fly(rules, us);
             for from in own {
+                let rest = own.without(from);
                 let targets = if flying {
-                    empty
+                    closing(rest)
                 } else {
-                    adjacent[from.index()] & empty
+                    adjacent[from.index()] & closing(rest)
                 };
                 for to in targets {
-                    self.push_step(
-                        rules,
-                        Move::slide(from, to),
-                        own.without(from).with(to),
-                        list,
-                    );
+                    let step = Move::slide(from, to);
+                    self.push_step(rules, step, rest.with(to), list, mills_only);
                 }
             }
         }
@@ -62,17 +75,28 @@ impl Position {
 
     /// Pushes a step and, when it closes a mill, one move per removal choice.
     #[inline]
-    fn push_step(&self, rules: &Rules, step: Move, own_after: Bitboard, list: &mut MoveList) {
+    fn push_step(
+        &self,
+        rules: &Rules,
+        step: Move,
+        own_after: Bitboard,
+        list: &mut MoveList,
+        mills_only: bool,
+    ) {
         let to = step.to().unwrap_or(Point::ALL[0]);
         let earned = self.removals_earned(rules, to, own_after);
         if earned == 0 {
-            list.push(step);
+            if !mills_only {
+                list.push(step);
+            }
             return;
         }
         let mut after = *self;
         after.do_step(rules, step.from(), to);
         if after.removable(rules).is_empty() {
-            list.push(step);
+            if !mills_only {
+                list.push(step);
+            }
         } else {
             self.push_removals(rules, Some(step), after, earned, list);
         }
@@ -204,5 +228,50 @@ fn enumerate_removals(
         next.do_remove(r);
         chosen[depth] = r;
         enumerate_removals(rules, step, next, owed - 1, chosen, depth + 1, first, list);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::core::{MoveList, Position, Variant};
+
+    /// `mill_moves` is exactly the removing subset of `legal_moves`, and
+    /// `count_moves` agrees with the list, along a few long random games.
+    #[test]
+    fn mill_moves_and_counts_agree_with_generation() {
+        for variant in Variant::ALL {
+            let rules = variant.rules();
+            let mut pos = Position::startpos(&rules);
+            let (mut all, mut mills) = (MoveList::new(), MoveList::new());
+            let mut seed = 0x1234_5678_u64 ^ variant as u64;
+            for _ in 0..300 {
+                pos.legal_moves(&rules, &mut all);
+                pos.mill_moves(&rules, &mut mills);
+                let expected: Vec<_> = all
+                    .iter()
+                    .copied()
+                    .filter(|m| m.removal_count() > 0)
+                    .collect();
+                assert_eq!(mills.to_vec(), expected, "{}", pos.fen(&rules));
+                assert_eq!(
+                    pos.count_moves(&rules),
+                    all.len() as u64,
+                    "{}",
+                    pos.fen(&rules)
+                );
+                if pos.outcome(&rules).is_none() {
+                    assert!(pos.has_legal_move(&rules) && !all.is_empty());
+                } else {
+                    assert!(all.is_empty(), "a finished game has no moves");
+                }
+                if all.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                pos = pos.play_unchecked(&rules, all[(seed >> 33) as usize % all.len()]);
+            }
+        }
     }
 }

@@ -565,17 +565,15 @@ impl<'a> Worker<'a> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-        let mut list = self.take_list();
-        pos.legal_moves(&self.rules, &mut list);
-        if list.is_empty() {
-            self.lists.push(list);
+        if !pos.has_legal_move(&self.rules) {
             return self.no_move_score(pos, ply);
         }
         let stand = evaluate(pos, &self.rules);
         if stand >= beta || qply >= QS_MAX_PLY || ply >= MAX_PLY - 1 {
-            self.lists.push(list);
             return stand;
         }
+        let mut list = self.take_list();
+        pos.mill_moves(&self.rules, &mut list);
         alpha = alpha.max(stand);
         let mut best = stand;
         for i in 0..list.len() {

@@ -1,0 +1,349 @@
+//! The match's validated settings: engines with their options and search
+//! limits, time controls, the SPRT, and the parsers for the `key=value`
+//! words of `--engine` and `--sprt`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::stats::Sprt;
+use crate::core::{Rules, Variant};
+
+/// Everything that can be wrong with the command line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("at least two engines are needed (give `--engine cmd=PATH ...` twice)")]
+    TooFewEngines,
+    #[error("--engine: `{0}` is not KEY=VALUE")]
+    EngineWord(String),
+    #[error("--engine: unknown key `{0}` (keys: cmd, name, arg, dir, option.NAME, tc, movetime, depth, nodes)")]
+    EngineKey(String),
+    #[error("--engine: `cmd=PATH` is missing in `{0}`")]
+    NoCommand(String),
+    #[error("--engine: `{0}` given twice")]
+    Repeated(String),
+    #[error("engine `{0}` has no search limit: give --tc, --movetime, --depth or --nodes, or tc=/movetime=/depth=/nodes= in its --engine")]
+    NoLimit(String),
+    #[error("`{key}`: `{value}` is not valid ({expected})")]
+    BadValue {
+        key: String,
+        value: String,
+        expected: &'static str,
+    },
+    #[error("unknown variant `{0}` (variants: nine, twelve, morabaraba, russian, lasker, cheng-san-qi)")]
+    Variant(String),
+    #[error("--rule: {0}")]
+    Rule(#[from] super::rules::RuleError),
+    #[error("--sprt needs exactly two engines")]
+    SprtEngines,
+    #[error("--sprt: {0}")]
+    Sprt(String),
+    #[error("--games must be at least 1")]
+    NoGames,
+}
+
+/// `base+increment`, both in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub base_ms: u64,
+    pub inc_ms: u64,
+}
+
+impl TimeControl {
+    /// The PGN `TimeControl` form: seconds, `+` increment in seconds.
+    pub fn pgn(&self) -> String {
+        let secs = |ms: u64| {
+            let s = format!("{:.3}", ms as f64 / 1000.0);
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        };
+        if self.inc_ms == 0 {
+            secs(self.base_ms)
+        } else {
+            format!("{}+{}", secs(self.base_ms), secs(self.inc_ms))
+        }
+    }
+}
+
+/// Parses `10+0.1` or `10` (seconds, fractions allowed).
+pub fn parse_tc(key: &str, text: &str) -> Result<TimeControl, ConfigError> {
+    let bad = || ConfigError::BadValue {
+        key: key.to_string(),
+        value: text.to_string(),
+        expected: "seconds[+increment], like 10+0.1",
+    };
+    let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+    let ms = |s: &str| -> Result<u64, ConfigError> {
+        let secs: f64 = s.trim().parse().map_err(|_| bad())?;
+        if !secs.is_finite() || !(0.0..=1e9).contains(&secs) {
+            return Err(bad());
+        }
+        Ok((secs * 1000.0).round() as u64)
+    };
+    let tc = TimeControl {
+        base_ms: ms(base)?,
+        inc_ms: ms(inc)?,
+    };
+    if tc.base_ms == 0 && tc.inc_ms == 0 {
+        return Err(bad());
+    }
+    Ok(tc)
+}
+
+/// An engine's search limits; several may be combined (all go in `go`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub tc: Option<TimeControl>,
+    pub movetime: Option<u64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+}
+
+impl Limits {
+    pub fn is_empty(&self) -> bool {
+        *self == Limits::default()
+    }
+
+    /// Short text for tables and the PGN: `10+0.1`, `depth=4`, ...
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(tc) = self.tc {
+            parts.push(tc.pgn());
+        }
+        if let Some(ms) = self.movetime {
+            parts.push(format!("movetime={ms}ms"));
+        }
+        if let Some(d) = self.depth {
+            parts.push(format!("depth={d}"));
+        }
+        if let Some(n) = self.nodes {
+            parts.push(format!("nodes={n}"));
+        }
+        parts.join(",")
+    }
+}
+
+/// One engine as `--engine` gave it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    pub cmd: PathBuf,
+    pub name: Option<String>,
+    pub args: Vec<String>,
+    pub dir: Option<PathBuf>,
+    /// `option.NAME=VALUE`, sent as `setoption` after the rule options.
+    pub options: Vec<(String, String)>,
+    pub limits: Limits,
+}
+
+fn number<T: std::str::FromStr + PartialOrd>(
+    key: &str,
+    value: &str,
+    min: T,
+    expected: &'static str,
+) -> Result<T, ConfigError> {
+    value
+        .trim()
+        .parse::<T>()
+        .ok()
+        .filter(|v| *v >= min)
+        .ok_or_else(|| ConfigError::BadValue {
+            key: key.to_string(),
+            value: value.to_string(),
+            expected,
+        })
+}
+
+pub fn parse_movetime(key: &str, v: &str) -> Result<u64, ConfigError> {
+    number(key, v, 1, "milliseconds, at least 1")
+}
+
+pub fn parse_depth(key: &str, v: &str) -> Result<u32, ConfigError> {
+    number(key, v, 1, "a depth of at least 1")
+}
+
+pub fn parse_nodes(key: &str, v: &str) -> Result<u64, ConfigError> {
+    number(key, v, 1, "a node count of at least 1")
+}
+
+/// Parses the words of one `--engine`; `limits` stays empty unless the
+/// words set some (the global limits then apply).
+pub fn parse_engine(words: &[String]) -> Result<EngineSpec, ConfigError> {
+    let mut cmd = None;
+    let mut spec = EngineSpec {
+        cmd: PathBuf::new(),
+        name: None,
+        args: Vec::new(),
+        dir: None,
+        options: Vec::new(),
+        limits: Limits::default(),
+    };
+    let mut seen: Vec<&str> = Vec::new();
+    for word in words {
+        let (key, value) = word
+            .split_once('=')
+            .ok_or_else(|| ConfigError::EngineWord(word.clone()))?;
+        if key != "arg" && !key.starts_with("option.") {
+            if seen.contains(&key) {
+                return Err(ConfigError::Repeated(key.to_string()));
+            }
+            seen.push(key);
+        }
+        match key {
+            "cmd" => cmd = Some(PathBuf::from(value)),
+            "name" => spec.name = Some(value.to_string()),
+            "arg" => spec.args.push(value.to_string()),
+            "dir" => spec.dir = Some(PathBuf::from(value)),
+            "tc" => spec.limits.tc = Some(parse_tc(key, value)?),
+            "movetime" => spec.limits.movetime = Some(parse_movetime(key, value)?),
+            "depth" => spec.limits.depth = Some(parse_depth(key, value)?),
+            "nodes" => spec.limits.nodes = Some(parse_nodes(key, value)?),
+            _ => match key.strip_prefix("option.") {
+                Some(name) if !name.is_empty() => {
+                    spec.options.push((name.to_string(), value.to_string()))
+                }
+                _ => return Err(ConfigError::EngineKey(key.to_string())),
+            },
+        }
+    }
+    spec.cmd = cmd.ok_or_else(|| ConfigError::NoCommand(words.join(" ")))?;
+    Ok(spec)
+}
+
+/// Parses `elo0=0 elo1=5 alpha=0.05 beta=0.05` (alpha and beta default
+/// to 0.05; elo0 and elo1 are required).
+pub fn parse_sprt(words: &[String]) -> Result<Sprt, ConfigError> {
+    let err = |s: String| ConfigError::Sprt(s);
+    let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
+    for word in words {
+        let (key, value) = word
+            .split_once('=')
+            .ok_or_else(|| err(format!("`{word}` is not KEY=VALUE")))?;
+        let v: f64 = value
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite())
+            .ok_or_else(|| err(format!("`{value}` is not a number")))?;
+        match key {
+            "elo0" => elo0 = Some(v),
+            "elo1" => elo1 = Some(v),
+            "alpha" => alpha = v,
+            "beta" => beta = v,
+            _ => return Err(err(format!("unknown key `{key}` (elo0, elo1, alpha, beta)"))),
+        }
+    }
+    let (elo0, elo1) = match (elo0, elo1) {
+        (Some(a), Some(b)) => (a, b),
+        _ => return Err(err("elo0= and elo1= are required".into())),
+    };
+    if elo0 >= elo1 {
+        return Err(err("elo0 must be below elo1".into()));
+    }
+    if !(alpha > 0.0 && beta > 0.0 && alpha + beta < 1.0) {
+        return Err(err("alpha and beta must be above 0 with a sum below 1".into()));
+    }
+    Ok(Sprt {
+        elo0,
+        elo1,
+        alpha,
+        beta,
+    })
+}
+
+/// Where each pair's opening comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpeningSource {
+    pub file: Option<PathBuf>,
+    pub random_plies: u32,
+    pub shuffle: bool,
+}
+
+/// The whole match, validated.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub engines: Vec<EngineSpec>,
+    /// Games per pairing (the first engine against each other one).
+    pub games: u64,
+    pub concurrency: usize,
+    pub variant: Variant,
+    /// `--rule` overrides with canonical names, in order.
+    pub rule_overrides: Vec<(String, String)>,
+    pub rules: Rules,
+    pub seed: u64,
+    pub openings: OpeningSource,
+    /// Full moves after which a game is drawn.
+    pub max_moves: u32,
+    pub time_margin: Duration,
+    pub grace: Duration,
+    pub init_timeout: Duration,
+    pub sprt: Option<Sprt>,
+    pub pgn: Option<PathBuf>,
+    pub json: Option<PathBuf>,
+    pub event: String,
+    /// Print only the summary, no progress.
+    pub quiet: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn engine_words() {
+        let e = parse_engine(&words(
+            "cmd=./mulino name=new arg=-x arg=y option.Hash=16 option.Skill Level=3 depth=4",
+        ));
+        // `option.Skill` then `Level=3`: words are split by the shell, so
+        // this is two words and the second is a bad key.
+        assert_eq!(e, Err(ConfigError::EngineKey("Level".into())));
+        let e = parse_engine(&words(
+            "cmd=./mulino name=new arg=-x arg=y option.Hash=16 depth=4 tc=1+0.01",
+        ))
+        .expect("valid");
+        assert_eq!(e.cmd, PathBuf::from("./mulino"));
+        assert_eq!(e.args, ["-x", "y"]);
+        assert_eq!(e.options, [("Hash".to_string(), "16".to_string())]);
+        assert_eq!(e.limits.depth, Some(4));
+        assert_eq!(
+            e.limits.tc,
+            Some(TimeControl {
+                base_ms: 1000,
+                inc_ms: 10
+            })
+        );
+        assert_eq!(
+            parse_engine(&words("name=x")),
+            Err(ConfigError::NoCommand("name=x".into()))
+        );
+        assert_eq!(
+            parse_engine(&words("cmd=a cmd=b")),
+            Err(ConfigError::Repeated("cmd".into()))
+        );
+        assert!(matches!(
+            parse_engine(&words("cmd=a depth=0")),
+            Err(ConfigError::BadValue { .. })
+        ));
+    }
+
+    #[test]
+    fn time_controls() {
+        let tc = parse_tc("tc", "10+0.1").expect("valid");
+        assert_eq!((tc.base_ms, tc.inc_ms), (10_000, 100));
+        assert_eq!(tc.pgn(), "10+0.1");
+        assert_eq!(parse_tc("tc", "0.5").expect("valid").pgn(), "0.5");
+        for bad in ["", "x", "-1", "1+", "0", "nan", "1+2+3"] {
+            assert!(parse_tc("tc", bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn sprt_words() {
+        let s = parse_sprt(&words("elo0=0 elo1=5")).expect("valid");
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 5.0, 0.05, 0.05));
+        assert!(parse_sprt(&words("elo0=5 elo1=0")).is_err());
+        assert!(parse_sprt(&words("elo0=0 elo1=5 alpha=0.6 beta=0.5")).is_err());
+        assert!(parse_sprt(&words("elo1=5")).is_err());
+        assert!(parse_sprt(&words("elo0=0 elo1=5 gamma=1")).is_err());
+    }
+}

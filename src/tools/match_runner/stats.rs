@@ -1,0 +1,447 @@
+//! Match statistics: win/draw/loss counts, the pentanomial distribution of
+//! game pairs, the Elo difference with its 95% error margin and the
+//! likelihood of superiority, and the sequential probability ratio test.
+//!
+//! Pair scores are 0, 1/4, 1/2, 3/4 and 1 (the first engine's points in a
+//! pair of games with colours reversed, divided by two); the five counts
+//! are kept in that order: `[LL, LD, DD+WL, WD, WW]`. Elo is logistic
+//! Elo: a score `s` is worth `-400 log10(1/s - 1)`.
+//!
+//! The SPRT is the generalised SPRT (GSPRT) of fishtest's `LLR_logistic`
+//! and fastchess' `getLLR_logistic`, after Michel Van den Bergh's notes
+//! (`support_MLE_multinomial.pdf`, Proposition 1.1): for each hypothesis
+//! `score = s_k` the maximum-likelihood pentanomial distribution with that
+//! mean is `p_i / (1 + θ (a_i - s_k))`, with θ the root of
+//! `Σ p_i (a_i - s_k) / (1 + θ (a_i - s_k)) = 0`, and the LLR is
+//! `N Σ p_i ln(p1_i / p0_i)`. Counts of zero are replaced by 1e-3 first,
+//! as both tools do. [`llr_approx`] is the Brownian approximation
+//! `N (s1 - s0)(2s - s0 - s1) / (2 var)` (fishtest's `LLR_alt2`): close to
+//! the exact value once the sample is not tiny, but far off for lopsided
+//! early samples (three won pairs give 17.2 instead of 0.043), so the
+//! stopping decision uses the exact value.
+
+/// Wins, draws and losses from one engine's point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wdl {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+impl Wdl {
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points: a win is 1, a draw 1/2.
+    pub fn points(&self) -> f64 {
+        self.wins as f64 + self.draws as f64 / 2.0
+    }
+
+    /// Points per game, `None` before the first game.
+    pub fn score(&self) -> Option<f64> {
+        let n = self.games();
+        (n > 0).then(|| self.points() / n as f64)
+    }
+
+    /// Adds one game scored 0, 1/2 or 1 (in half points: 0, 1, 2).
+    pub fn add(&mut self, half_points: u8) {
+        match half_points {
+            0 => self.losses += 1,
+            1 => self.draws += 1,
+            _ => self.wins += 1,
+        }
+    }
+
+    /// The same games seen from the other side.
+    pub fn flipped(&self) -> Wdl {
+        Wdl {
+            wins: self.losses,
+            draws: self.draws,
+            losses: self.wins,
+        }
+    }
+}
+
+impl std::ops::Add for Wdl {
+    type Output = Wdl;
+    fn add(self, o: Wdl) -> Wdl {
+        Wdl {
+            wins: self.wins + o.wins,
+            draws: self.draws + o.draws,
+            losses: self.losses + o.losses,
+        }
+    }
+}
+
+/// Counts of pair results `[LL, LD, DD+WL, WD, WW]`, from the first
+/// engine's point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial(pub [u64; 5]);
+
+impl Pentanomial {
+    /// Adds a pair given the first engine's half points in each game.
+    pub fn add_pair(&mut self, first: u8, second: u8) {
+        self.0[(first.min(2) + second.min(2)) as usize] += 1;
+    }
+
+    pub fn pairs(&self) -> u64 {
+        self.0.iter().sum()
+    }
+}
+
+/// The pair scores the five counts stand for.
+const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+/// The two-sided 95% quantile of the standard normal distribution.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// Logistic Elo of a score in (0, 1).
+pub fn elo_from_score(score: f64) -> f64 {
+    -400.0 * (1.0 / score - 1.0).log10()
+}
+
+/// The expected score of a side `elo` logistic Elo stronger.
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// Mean and variance of a distribution over the pair scores.
+fn mean_variance(probs: &[f64; 5]) -> (f64, f64) {
+    let mean: f64 = probs.iter().zip(PAIR_SCORES).map(|(p, a)| p * a).sum();
+    let var = probs
+        .iter()
+        .zip(PAIR_SCORES)
+        .map(|(p, a)| p * (a - mean) * (a - mean))
+        .sum();
+    (mean, var)
+}
+
+/// An Elo estimate from the pentanomial counts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EloEstimate {
+    /// Score per game, 0 to 1.
+    pub score: f64,
+    /// The Elo difference; infinite when every pair was won or lost.
+    pub elo: f64,
+    /// Half the width of the 95% interval, `None` where the interval
+    /// reaches a score of 0 or 1 (its Elo is unbounded).
+    pub error: Option<f64>,
+    /// Likelihood of superiority: the probability, under a normal
+    /// approximation, that the first engine is the stronger.
+    pub los: f64,
+}
+
+/// Elo, error margin and LOS from complete pairs; `None` without any.
+///
+/// The pair scores' mean `s` and variance `v` give a standard error
+/// `sqrt(v / pairs)` of the per-game score; the margin is half the Elo
+/// distance between `s ± 1.96 se` (as fastchess reports it), and the LOS
+/// is `Φ((s - 1/2) / se)`.
+pub fn elo_estimate(penta: &Pentanomial) -> Option<EloEstimate> {
+    let n = penta.pairs();
+    if n == 0 {
+        return None;
+    }
+    let probs = penta.0.map(|c| c as f64 / n as f64);
+    let (score, var) = mean_variance(&probs);
+    let se = (var / n as f64).sqrt();
+    let ci = Z95 * se;
+    let error = (score - ci > 0.0 && score + ci < 1.0)
+        .then(|| (elo_from_score(score + ci) - elo_from_score(score - ci)) / 2.0);
+    let los = if se > 0.0 {
+        normal_cdf((score - 0.5) / se)
+    } else if score > 0.5 {
+        1.0
+    } else if score < 0.5 {
+        0.0
+    } else {
+        0.5
+    };
+    Some(EloEstimate {
+        score,
+        elo: elo_from_score(score),
+        error,
+        los,
+    })
+}
+
+/// The standard normal distribution function.
+pub fn normal_cdf(x: f64) -> f64 {
+    0.5 * erfc(-x / std::f64::consts::SQRT_2)
+}
+
+/// The complementary error function, to about 1.2e-7 relative error
+/// (the Chebyshev fit in Numerical Recipes, 2nd ed., §6.2): plenty for a
+/// probability printed to one decimal of a percent.
+fn erfc(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let poly = -z * z - 1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06
+                        + t * (0.278_868_07
+                            + t * (-1.135_203_98
+                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+    let r = t * poly.exp();
+    if x >= 0.0 { r } else { 2.0 - r }
+}
+
+/// The test's parameters: H0 is `elo = elo0`, H1 is `elo = elo1`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+/// Which hypothesis the test accepted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// The LLR fell to the lower bound: `elo0` is accepted.
+    H0,
+    /// The LLR rose to the upper bound: `elo1` is accepted.
+    H1,
+}
+
+impl Decision {
+    pub fn name(self) -> &'static str {
+        match self {
+            Decision::H0 => "H0",
+            Decision::H1 => "H1",
+        }
+    }
+}
+
+impl Sprt {
+    /// `ln(beta / (1 - alpha))`.
+    pub fn lower(&self) -> f64 {
+        (self.beta / (1.0 - self.alpha)).ln()
+    }
+
+    /// `ln((1 - beta) / alpha)`.
+    pub fn upper(&self) -> f64 {
+        ((1.0 - self.beta) / self.alpha).ln()
+    }
+
+    /// The log-likelihood ratio of H1 against H0 (exact GSPRT).
+    pub fn llr(&self, penta: &Pentanomial) -> f64 {
+        if penta.pairs() == 0 {
+            return 0.0;
+        }
+        let (n, probs) = regularised(penta);
+        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+        let p0 = mle_with_mean(&probs, s0);
+        let p1 = mle_with_mean(&probs, s1);
+        n * (0..5)
+            .map(|i| probs[i] * (p1[i].ln() - p0[i].ln()))
+            .sum::<f64>()
+    }
+
+    /// The Brownian approximation of [`Sprt::llr`].
+    pub fn llr_approx(&self, penta: &Pentanomial) -> f64 {
+        if penta.pairs() == 0 {
+            return 0.0;
+        }
+        let (n, probs) = regularised(penta);
+        let (s, var) = mean_variance(&probs);
+        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+        n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
+    }
+
+    /// The decision at this LLR, `None` to go on.
+    pub fn decision(&self, llr: f64) -> Option<Decision> {
+        if llr >= self.upper() {
+            Some(Decision::H1)
+        } else if llr <= self.lower() {
+            Some(Decision::H0)
+        } else {
+            None
+        }
+    }
+}
+
+/// Counts with zeros replaced by 1e-3, as total and probabilities.
+fn regularised(penta: &Pentanomial) -> (f64, [f64; 5]) {
+    let counts = penta.0.map(|c| if c == 0 { 1e-3 } else { c as f64 });
+    let n: f64 = counts.iter().sum();
+    (n, counts.map(|c| c / n))
+}
+
+/// The distribution nearest (in likelihood) to `probs` whose mean is `s`.
+fn mle_with_mean(probs: &[f64; 5], s: f64) -> [f64; 5] {
+    let d = PAIR_SCORES.map(|a| a - s);
+    // The secular function falls from +inf to -inf between the poles
+    // -1/(1 - s) and 1/s; bisection finds its root to full precision.
+    let f = |theta: f64| -> f64 {
+        (0..5)
+            .map(|i| probs[i] * d[i] / (1.0 + theta * d[i]))
+            .sum()
+    };
+    let (mut lo, mut hi) = (-1.0 / d[4], -1.0 / d[0]);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let theta = 0.5 * (lo + hi);
+    std::array::from_fn(|i| probs[i] / (1.0 + theta * d[i]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Every expected number below was computed independently with plain
+    // Python 3 (no libraries beyond `math`), transcribing fishtest's
+    // `LLRcalc.py` formulas: `regularize` (zeros become 1e-3),
+    // `results_to_pdf` (pair scores i/4), `LLR_alt2` for the
+    // approximation, and `MLE_expected` + `LLR` for the exact value with
+    // the secular equation solved by 200 bisection steps; the Elo margin
+    // as `(E(s + 1.96 se) - E(s - 1.96 se)) / 2` with `se = sqrt(var / N)`
+    // and the LOS as `(1 + erf((s - 0.5) / (se sqrt 2))) / 2`.
+
+    const SPRT_0_5: Sprt = Sprt {
+        elo0: 0.0,
+        elo1: 5.0,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol
+    }
+
+    #[test]
+    fn bounds_are_walds() {
+        assert!(close(SPRT_0_5.lower(), -2.944_438_979_166_44, 1e-12));
+        assert!(close(SPRT_0_5.upper(), 2.944_438_979_166_44, 1e-12));
+    }
+
+    #[test]
+    fn llr_matches_fishtest_formulas() {
+        // (counts, elo0, elo1, exact, approximation)
+        let cases = [
+            ([2, 10, 30, 15, 3], 0.0, 5.0, 0.233_973_987_463, 0.239_836_687_020),
+            ([2, 10, 30, 15, 3], -5.0, 0.0, 0.296_060_107_996, 0.307_326_071_390),
+            ([0, 0, 0, 0, 3], 0.0, 5.0, 0.042_891_149_076, 17.179_942_404_402),
+            ([7, 20, 40, 12, 1], 0.0, 5.0, -0.785_993_616_908, -0.825_408_576_591),
+            ([12, 20, 40, 12, 1], 0.0, 10.0, -1.980_722_190_271, -2.161_960_863_801),
+        ];
+        for (counts, elo0, elo1, exact, approx) in cases {
+            let sprt = Sprt {
+                elo0,
+                elo1,
+                ..SPRT_0_5
+            };
+            let penta = Pentanomial(counts);
+            let llr = sprt.llr(&penta);
+            assert!(close(llr, exact, 1e-9), "{counts:?}: {llr} vs {exact}");
+            let alt = sprt.llr_approx(&penta);
+            assert!(close(alt, approx, 1e-9), "{counts:?}: {alt} vs {approx}");
+        }
+    }
+
+    #[test]
+    fn won_pairs_alone_grow_the_llr_slowly() {
+        // Exact LLR after k won pairs and nothing else, [0,5] Elo.
+        for (k, expected) in [(1, 0.014_315_849_413), (10, 0.142_904_432_544)] {
+            let llr = SPRT_0_5.llr(&Pentanomial([0, 0, 0, 0, k]));
+            assert!(close(llr, expected, 1e-9), "{k}: {llr}");
+        }
+    }
+
+    /// Feeds pairs from a repeating pattern of pentanomial indices and
+    /// returns (pairs played, LLR, decision) at the first crossing.
+    fn run(pattern: &[usize], sprt: &Sprt) -> (usize, f64, Decision) {
+        let mut penta = Pentanomial::default();
+        for i in 0..100_000 {
+            penta.0[pattern[i % pattern.len()]] += 1;
+            let llr = sprt.llr(&penta);
+            if let Some(d) = sprt.decision(llr) {
+                return (i + 1, llr, d);
+            }
+        }
+        panic!("no decision");
+    }
+
+    #[test]
+    fn stopping_decision_matches_the_reference() {
+        let sprt = Sprt {
+            elo1: 20.0,
+            ..SPRT_0_5
+        };
+        // Python: first crossing after 53 pairs, counts [0,7,20,19,7],
+        // LLR 2.958874152086 (2.905974693182 after 52 pairs).
+        let (pairs, llr, d) = run(&[2, 3, 2, 4, 1, 3, 3, 2], &sprt);
+        assert_eq!((pairs, d), (53, Decision::H1));
+        assert!(close(llr, 2.958_874_152_086, 1e-9), "{llr}");
+        // Python: 50 pairs, counts [6,19,19,6,0], LLR -2.960437550041.
+        let (pairs, llr, d) = run(&[2, 1, 2, 0, 3, 1, 1, 2], &sprt);
+        assert_eq!((pairs, d), (50, Decision::H0));
+        assert!(close(llr, -2.960_437_550_041, 1e-9), "{llr}");
+    }
+
+    #[test]
+    fn elo_margin_and_los_match_the_reference() {
+        // (counts, score, elo, error, los)
+        let cases = [
+            (
+                [2, 10, 30, 15, 3],
+                0.529_166_666_667,
+                20.290_110_989_015,
+                38.001_038_983_094,
+                0.853_851_967_723,
+            ),
+            (
+                [7, 20, 40, 12, 1],
+                0.4375,
+                -43.657_787_770_027,
+                33.316_450_781_055,
+                0.004_610_119_946,
+            ),
+            ([1, 2, 3, 2, 1], 0.5, 0.0, 137.857_437_832_269, 0.5),
+        ];
+        for (counts, score, elo, error, los) in cases {
+            let e = elo_estimate(&Pentanomial(counts)).expect("pairs");
+            assert!(close(e.score, score, 1e-9));
+            assert!(close(e.elo, elo, 1e-9), "{counts:?}: {}", e.elo);
+            assert!(close(e.error.expect("finite"), error, 1e-9));
+            // erfc is accurate to about 1e-7.
+            assert!(close(e.los, los, 1e-6), "{counts:?}: {}", e.los);
+        }
+    }
+
+    #[test]
+    fn degenerate_samples() {
+        assert_eq!(elo_estimate(&Pentanomial::default()), None);
+        let all_won = elo_estimate(&Pentanomial([0, 0, 0, 0, 4])).expect("pairs");
+        assert!(all_won.elo.is_infinite() && all_won.error.is_none());
+        assert_eq!(all_won.los, 1.0);
+        assert_eq!(SPRT_0_5.llr(&Pentanomial::default()), 0.0);
+    }
+
+    #[test]
+    fn pairs_and_wdl_bookkeeping() {
+        let mut p = Pentanomial::default();
+        p.add_pair(2, 0); // won one, lost one
+        p.add_pair(1, 1); // two draws
+        p.add_pair(2, 1);
+        assert_eq!(p.0, [0, 0, 2, 1, 0]);
+        let mut w = Wdl::default();
+        for h in [0, 1, 2, 2] {
+            w.add(h);
+        }
+        assert_eq!((w.wins, w.draws, w.losses, w.points()), (2, 1, 1, 2.5));
+        assert_eq!(w.flipped().wins, 1);
+    }
+}

@@ -144,8 +144,6 @@ impl Default for Settings {
 pub enum EngineError {
     #[error("a search is running; send `stop` first")]
     Busy,
-    #[error("no search is running")]
-    NotSearching,
     #[error("unknown option `{0}` (`uci` lists them)")]
     UnknownOption(String),
     #[error("option `{name}`: `{value}` is not valid ({expected})")]
@@ -162,13 +160,6 @@ pub enum EngineError {
     SearchMove(String),
     #[error("cannot start the search thread: {0}")]
     Thread(String),
-}
-
-/// How `go` ended before searching.
-#[derive(Clone, Debug)]
-pub enum GoOutcome {
-    /// The search started; its result arrives through the callback.
-    Started,
 }
 
 /// The perft answer.
@@ -346,8 +337,12 @@ impl Engine {
         Ok(())
     }
 
-    /// The legal whole turns of the current position.
+    /// The legal whole turns of the current position (none once the game
+    /// is over, draws by the game's history included).
     pub fn legal_moves(&self) -> Vec<Move> {
+        if self.game.outcome().is_some() {
+            return Vec::new();
+        }
         let mut list = MoveList::new();
         self.game.position().legal_moves(&self.rules, &mut list);
         list.iter().copied().collect()
@@ -370,10 +365,12 @@ impl Engine {
     /// Search limits from `go`'s parameters, for the side to move.
     pub fn limits(&self, go: &GoParams) -> Result<Limits, EngineError> {
         let pos = self.game.position();
-        let legal = self.legal_moves();
         let mut searchmoves = Vec::new();
         for text in &go.searchmoves {
-            let m = text.parse::<Move>().ok().filter(|m| legal.contains(m));
+            let m = text
+                .parse::<Move>()
+                .ok()
+                .and_then(|m| pos.find_legal(self.rules(), m));
             searchmoves.push(m.ok_or_else(|| EngineError::SearchMove(text.clone()))?);
         }
         let side = pos.side_to_move().index();
@@ -390,12 +387,14 @@ impl Engine {
         );
         let no_limit =
             go.depth.is_none() && go.nodes.is_none() && go.mate.is_none() && budget.is_none();
+        // An infinite search runs until `stop`, whatever else `go` said.
+        let infinite = go.infinite || no_limit;
         Ok(Limits {
             depth: go.depth,
-            nodes: go.nodes,
+            nodes: go.nodes.filter(|_| !infinite),
             mate: go.mate,
-            budget,
-            infinite: go.infinite || no_limit,
+            budget: budget.filter(|_| !infinite),
+            infinite,
             searchmoves,
             multipv: self.settings.multipv,
             skill: self.settings.skill,
@@ -406,18 +405,20 @@ impl Engine {
     }
 
     /// Starts a search on its own thread. `reporter` receives progress,
-    /// `done` the result (exactly once).
+    /// `done` the result (exactly once). Returns whether the search is
+    /// infinite (it answers only after `stop`).
     pub fn go(
         &self,
         go: &GoParams,
         reporter: Arc<dyn Reporter + Send>,
         done: Box<dyn FnOnce(SearchEnd) + Send>,
-    ) -> Result<(), EngineError> {
+    ) -> Result<bool, EngineError> {
         self.ensure_idle()?;
         let limits = self.limits(go)?;
+        let infinite = limits.infinite;
         if let Some(outcome) = self.game.outcome() {
             done(SearchEnd::GameOver(outcome));
-            return Ok(());
+            return Ok(false);
         }
         let shared = Arc::clone(&self.shared);
         shared.stop.store(false, Relaxed);
@@ -434,7 +435,7 @@ impl Engine {
             })
             .map_err(|e| EngineError::Thread(e.to_string()))?;
         *self.search.lock().unwrap_or_else(|e| e.into_inner()) = Some(handle);
-        Ok(())
+        Ok(infinite)
     }
 
     /// Runs a search to the end on a thread of its own and returns it.

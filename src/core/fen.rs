@@ -7,7 +7,7 @@
 //! white in hand, black on board, black in hand, white to remove, black to
 //! remove, white's last mill from/to, black's last mill from/to (square ids
 //! 8..31, 0 none), formed-mills bitboard `(white << 32) | black`, plies
-//! since the last removal, full-move number. A trailing `ids:nodes` token
+//! since the last placement or removal, full-move number. A trailing `ids:nodes` token
 //! switches fields 11-15 to node ids 0..23 (-1 none).
 
 use std::fmt::Write as _;
@@ -68,9 +68,9 @@ pub enum FenError {
     NegativeRemoval(Color),
     #[error("FEN gives a removal to {0}, who is not to move")]
     RemovalForIdleSide(Color),
-    #[error("FEN owes {0} removals; at most 3 are possible")]
-    TooManyRemovals(u8),
-    #[error("FEN action `r` needs a removal count, and removal counts need action `r`")]
+    #[error("FEN owes {owed} removals; these rules allow at most {most}")]
+    TooManyRemovals { owed: u8, most: u8 },
+    #[error("FEN gives a removal count but its action is not `r`")]
     RemovalActionMismatch,
     #[error("FEN owes a removal but the opponent has no piece on the board")]
     NothingToRemove,
@@ -212,8 +212,14 @@ impl Position {
             (_, 0) => 0,
             _ => return Err(FenError::RemovalActionMismatch),
         };
-        if pending > 3 {
-            return Err(FenError::TooManyRemovals(pending));
+        // One removal per turn unless the rules remove one per mill (at
+        // most three lines meet at a point).
+        let most = if rules.remove_multiple { 3 } else { 1 };
+        if pending > most {
+            return Err(FenError::TooManyRemovals {
+                owed: pending,
+                most,
+            });
         }
         let hand = s.in_hand[s.side.index()];
         match s.action {
@@ -455,7 +461,7 @@ mod tests {
         );
         assert_eq!(
             err(&START.replace(" w p p 0 9 0 9 0 0 ", " w p r 0 9 0 9 4 0 ")),
-            FenError::TooManyRemovals(4)
+            FenError::TooManyRemovals { owed: 4, most: 1 }
         );
         assert_eq!(
             err(&START.replace(" w p p ", " w p r ")),

@@ -112,7 +112,9 @@ pub enum PlayError {
     NotOwnPiece(Point),
     #[error("{0} is not adjacent to {1}")]
     NotAdjacent(Point, Point),
-    #[error("the step does not close a mill, so nothing may be removed")]
+    #[error(
+        "nothing may be removed: the step closes no mill, or the opponent has no removable piece"
+    )]
     NothingToRemove,
     #[error("{0} cannot be removed (empty, own piece, or protected by a mill)")]
     NotRemovable(Point),
@@ -423,6 +425,17 @@ impl Position {
         #[cfg(debug_assertions)]
         next.assert_invariants(rules);
         Ok(next)
+    }
+
+    /// The generated legal turn with `m`'s step and the same set of
+    /// removals, in whatever order `m` lists them.
+    pub fn find_legal(&self, rules: &Rules, m: Move) -> Option<Move> {
+        let mut list = MoveList::new();
+        self.legal_moves(rules, &mut list);
+        let set = |m: Move| m.removals().fold(Bitboard::EMPTY, |b, p| b.with(p));
+        list.iter()
+            .copied()
+            .find(|&l| l.step() == m.step() && set(l) == set(m))
     }
 
     /// Whether `m` is one of the legal whole turns here.

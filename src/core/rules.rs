@@ -58,8 +58,8 @@ pub struct Rules {
     pub one_time_mills: bool,
     /// Draw after this many plies without a placement or removal (0: off).
     pub n_move_rule: u16,
-    /// Draw after this many plies without a removal while a side has
-    /// `fly_at` pieces or fewer (0: off).
+    /// Draw after this many plies without a placement or removal while a
+    /// side has three pieces on the board and none in hand (0: off).
     pub endgame_n_move_rule: u16,
     /// Draw on the third occurrence of a position.
     pub threefold: bool,

@@ -43,7 +43,7 @@ pub enum Command {
 /// What is wrong with a line.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CommandError {
-    #[error("unknown command `{0}` (try `uci` for the list of commands in protocol.md)")]
+    #[error("unknown command `{0}` (protocol.md lists the commands)")]
     Unknown(String),
     #[error("`{command}` expects {expected}")]
     Missing {

@@ -69,8 +69,10 @@ pub struct Session {
     engine: Engine,
     out: Out,
     go_started: Instant,
-    /// Whether the running search has no natural end (infinite or ponder).
-    open_ended: bool,
+    /// Whether the running search waits for `stop` (infinite), or for
+    /// `ponderhit`/`stop` (pondering).
+    infinite: bool,
+    pondering: bool,
 }
 
 impl Session {
@@ -79,7 +81,8 @@ impl Session {
             engine: Engine::new(),
             out,
             go_started: Instant::now(),
-            open_ended: false,
+            infinite: false,
+            pondering: false,
         }
     }
 
@@ -149,8 +152,10 @@ impl Session {
                 Ok(())
             }
             Command::PonderHit => {
-                self.engine.ponderhit(self.go_started);
-                self.open_ended = false;
+                if self.pondering {
+                    self.engine.ponderhit(self.go_started);
+                    self.pondering = false;
+                }
                 Ok(())
             }
             Command::Quit => return Flow::Quit,
@@ -210,23 +215,17 @@ impl Session {
             },
         });
         let started = Instant::now();
-        self.engine.go(params, reporter, done)?;
+        let infinite = self.engine.go(params, reporter, done)?;
         self.go_started = started;
-        let limits_open = params.infinite
-            || params.ponder
-            || (params.depth.is_none()
-                && params.nodes.is_none()
-                && params.mate.is_none()
-                && params.movetime.is_none()
-                && params.time.iter().all(Option::is_none));
-        self.open_ended = limits_open;
+        self.infinite = infinite;
+        self.pondering = params.ponder;
         Ok(())
     }
 
     /// End of input: a search with a natural end finishes, an open-ended
     /// one is stopped; then the engine quits.
     pub fn finish(&mut self) {
-        if self.open_ended {
+        if self.infinite || self.pondering {
             self.engine.stop();
         }
         self.engine.wait();

@@ -215,7 +215,7 @@ pub fn run(
     });
     let mut result = result;
     if limits.skill < 20 {
-        result.best = pick_weaker(&result, &limits);
+        result.best = pick_weaker(&result, &limits).or(result.best);
         result.ponder = None;
     }
     result

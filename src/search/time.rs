@@ -13,8 +13,9 @@ pub struct Clock {
     pub movetime: Option<u64>,
 }
 
-/// The two limits of one search: past `soft` no new iteration starts,
-/// at `hard` the search stops wherever it is.
+/// The two limits of one search: once half of `soft` has passed no new
+/// iteration starts (the next one would not finish in time), at `hard`
+/// the search stops wherever it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
     pub soft: Duration,

@@ -123,7 +123,7 @@ impl<'a> Worker<'a> {
                     .budget
                     .is_some_and(|b| self.clock_elapsed() >= b.hard);
                 let out_of_nodes = self.limits.nodes.is_some_and(|n| self.total_nodes() >= n);
-                if (!pondering && out_of_time) || out_of_nodes {
+                if !pondering && (out_of_time || out_of_nodes) {
                     self.shared.stop.store(true, Relaxed);
                     self.stopped = true;
                 }

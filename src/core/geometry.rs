@@ -15,6 +15,38 @@ pub struct Geometry {
     pub partners: [[Bitboard; 3]; 24],
     /// How many entries of `partners[p]` are in use.
     pub line_count: [u8; 24],
+    /// Spokes run through the midpoints (even slots); with diagonals the
+    /// corners (odd slots) have them too. Bit `k` set: slot `k` has one.
+    cross_slots: u32,
+}
+
+/// What the lines of one side look like.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LineFeatures {
+    /// Lines with two own pieces and the third point empty.
+    pub open: u32,
+    /// Lines full of own pieces.
+    pub closed: u32,
+    /// The empty points that complete an open line.
+    pub closers: Bitboard,
+    /// The empty points that complete two or more open lines.
+    pub double_closers: Bitboard,
+    /// The own pieces standing in a closed line.
+    pub in_mills: Bitboard,
+}
+
+const BYTES: u32 = 0x0001_0101;
+
+/// Rotates each ring (byte) so that slot `k + n` lands on slot `k`.
+#[inline]
+const fn ring_rotr(x: u32, n: u32) -> u32 {
+    ((x >> n) & ((0xff >> n) * BYTES)) | ((x << (8 - n)) & (((0xff << (8 - n)) & 0xff) * BYTES))
+}
+
+/// Rotates each ring (byte) so that slot `k` lands on slot `k + n`.
+#[inline]
+const fn ring_rotl(x: u32, n: u32) -> u32 {
+    ring_rotr(x, 8 - n)
 }
 
 const fn pt(ring: u8, slot: u8) -> u32 {
@@ -74,11 +106,13 @@ const fn build(lines: &'static [Bitboard]) -> Geometry {
         }
         l += 1;
     }
+    let cross_slots = if lines.len() > 16 { 0xff } else { 0x55 };
     Geometry {
         lines,
         adjacent,
         partners,
         line_count,
+        cross_slots,
     }
 }
 
@@ -142,27 +176,72 @@ impl Geometry {
     /// The points of `own` that stand in at least one mill of `own`.
     #[inline]
     pub fn pieces_in_mills(&self, own: Bitboard) -> Bitboard {
-        let mut set = Bitboard::EMPTY;
-        for &line in self.lines {
-            if own.includes(line) {
-                set |= line;
-            }
-        }
-        set
+        let a = own.0;
+        // Ring sides start at the corners (odd slots): slots k, k+1, k+2.
+        let sides = a & ring_rotr(a, 1) & ring_rotr(a, 2) & (0xaa * BYTES);
+        let mut set = sides | ring_rotl(sides, 1) | ring_rotl(sides, 2);
+        let cross = a & (a >> 8) & (a >> 16) & self.cross_slots;
+        set |= cross * BYTES;
+        Bitboard(set)
     }
 
     /// The empty points where a piece of `own` would complete a line with
     /// two pieces of `own`.
     #[inline]
     pub fn closing_points(&self, own: Bitboard, empty: Bitboard) -> Bitboard {
-        let mut set = Bitboard::EMPTY;
-        for &line in self.lines {
-            let hole = line & empty;
-            if (line & own).count() == 2 && hole.nonempty() {
-                set |= hole;
-            }
+        self.line_features(own, empty).closers
+    }
+
+    /// Open and closed lines of `own`, all lines at once with bit tricks:
+    /// a ring's four sides are found by rotating the ring's byte, the
+    /// spokes and diagonals by aligning the three rings' bytes.
+    #[inline]
+    pub fn line_features(&self, own: Bitboard, empty: Bitboard) -> LineFeatures {
+        let (a, e) = (own.0, empty.0);
+        let corners = 0xaa * BYTES;
+        let (a1, a2) = (ring_rotr(a, 1), ring_rotr(a, 2));
+        let (e1, e2) = (ring_rotr(e, 1), ring_rotr(e, 2));
+        // Ring sides, indexed by their first corner; the hole is at offset
+        // 0, 1 or 2 from it.
+        let hole0 = e & a1 & a2 & corners;
+        let hole1 = a & e1 & a2 & corners;
+        let hole2 = a & a1 & e2 & corners;
+        let sides_closed = a & a1 & a2 & corners;
+        // Spokes and diagonals: ring bytes aligned at slot k.
+        let (r0, r1, r2) = (a & 0xff, (a >> 8) & 0xff, (a >> 16) & 0xff);
+        let (f0, f1, f2) = (e & 0xff, (e >> 8) & 0xff, (e >> 16) & 0xff);
+        let m = self.cross_slots;
+        let cross_hole0 = f0 & r1 & r2 & m;
+        let cross_hole1 = r0 & f1 & r2 & m;
+        let cross_hole2 = r0 & r1 & f2 & m;
+        let cross_closed = r0 & r1 & r2 & m;
+
+        let holes = [
+            hole0,
+            ring_rotl(hole1, 1),
+            ring_rotl(hole2, 2),
+            cross_hole0,
+            cross_hole1 << 8,
+            cross_hole2 << 16,
+        ];
+        let (mut closers, mut doubles) = (0, 0);
+        for h in holes {
+            doubles |= closers & h;
+            closers |= h;
         }
-        set
+        let in_mills = sides_closed
+            | ring_rotl(sides_closed, 1)
+            | ring_rotl(sides_closed, 2)
+            | cross_closed * BYTES;
+        let open = (hole0 | hole1 | hole2).count_ones()
+            + (cross_hole0 | cross_hole1 | cross_hole2).count_ones();
+        LineFeatures {
+            open,
+            closed: sides_closed.count_ones() + cross_closed.count_ones(),
+            closers: Bitboard(closers),
+            double_closers: Bitboard(doubles),
+            in_mills: Bitboard(in_mills),
+        }
     }
 }
 
@@ -231,6 +310,38 @@ mod tests {
         assert!(DIAGONAL.lines.contains(&set(&["g1", "f2", "e3"])));
         assert_eq!(DIAGONAL.line_count[p("b6").index()], 3);
         assert_eq!(PLAIN.line_count[p("b6").index()], 2);
+    }
+
+    /// The bit-trick line features agree with a plain loop over the lines.
+    #[test]
+    fn line_features_agree_with_the_line_list() {
+        let mut seed = 0x9e37_79b9_u64;
+        for _ in 0..20_000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let own = Bitboard((seed >> 20) as u32) & Bitboard::FULL;
+            let other = Bitboard((seed >> 40) as u32 | ((seed as u32) << 12)) & !own;
+            let empty = !(own | other);
+            for g in [&PLAIN, &DIAGONAL] {
+                let mut want = LineFeatures::default();
+                let mut seen = Bitboard::EMPTY;
+                for &line in g.lines {
+                    let hole = line & empty;
+                    if own.includes(line) {
+                        want.closed += 1;
+                        want.in_mills |= line;
+                    } else if (line & own).count() == 2 && hole.nonempty() {
+                        want.open += 1;
+                        want.double_closers |= seen & hole;
+                        seen |= hole;
+                    }
+                }
+                want.closers = seen;
+                assert_eq!(g.line_features(own, empty), want, "{own:?} {empty:?}");
+                assert_eq!(g.pieces_in_mills(own), want.in_mills);
+            }
+        }
     }
 
     #[test]

@@ -2,7 +2,20 @@
 //! centipieces (100 = one piece). Weights live in `params`.
 
 use super::params::{self, EvalWeights, PIECE};
-use crate::core::{Bitboard, Color, Position, Rules};
+use crate::core::geometry::Geometry;
+use crate::core::{Bitboard, Color, Point, Position, Rules};
+
+/// Whether a piece of `own` can slide (or fly, or be placed) onto the empty
+/// point `e` and complete a line there.
+#[inline]
+fn can_complete_at(g: &Geometry, own: Bitboard, e: Point, movers: Bitboard) -> bool {
+    let parts = &g.partners[e.index()][..g.line_count[e.index()] as usize];
+    // A mover completes a line through `e` unless it is one of that line's
+    // two pieces.
+    parts
+        .iter()
+        .any(|&part| own.includes(part) && (movers & !part).nonempty())
+}
 
 /// Whether `c` can close a mill with its next step from `pos`.
 #[inline]
@@ -14,16 +27,18 @@ pub fn can_close_mill(pos: &Position, rules: &Rules, c: Color) -> bool {
     if closers.is_empty() {
         return false;
     }
-    if pos.in_hand(c) > 0 || pos.can_fly(rules, c) {
-        // Placing, or flying with a piece not on the line to close.
-        return pos.in_hand(c) > 0
-            || closers
-                .clone()
-                .any(|e| own.clone().any(|p| g.mills_through(e, own.without(p)) > 0));
+    if pos.in_hand(c) > 0 {
+        return true;
     }
-    closers
-        .clone()
-        .any(|e| (g.adjacent[e.index()] & own).any(|p| g.mills_through(e, own.without(p)) > 0))
+    let flying = pos.can_fly(rules, c);
+    closers.clone().any(|e| {
+        let movers = if flying {
+            own
+        } else {
+            g.adjacent[e.index()] & own
+        };
+        can_complete_at(g, own, e, movers)
+    })
 }
 
 fn weights(pos: &Position, rules: &Rules) -> &'static EvalWeights {
@@ -41,38 +56,32 @@ fn side_terms(pos: &Position, rules: &Rules, c: Color, w: &EvalWeights) -> i32 {
     let own = pos.pieces(c);
     let empty = pos.empty();
     let mut s = own.count() as i32 * PIECE + pos.in_hand(c) as i32 * w.in_hand;
-
-    let closers = g.closing_points(own, empty);
-    let mut open = 0;
-    let mut closed = 0;
-    for &line in g.lines {
-        let mine = (line & own).count();
-        if mine == 2 && (line & empty).nonempty() {
-            open += 1;
-        } else if mine == 3 {
-            closed += 1;
-        }
-    }
-    s += open * w.open_mill + closed * w.closed_mill;
-    s += closers.filter(|&e| g.mills_through(e, own) >= 2).count() as i32 * w.double_threat;
+    let f = g.line_features(own, empty);
+    s += f.open as i32 * w.open_mill
+        + f.closed as i32 * w.closed_mill
+        + f.double_closers.count() as i32 * w.double_threat;
 
     if w.mobility != 0 || w.blocked != 0 || w.running_mill != 0 {
-        let flying = pos.can_fly(rules, c);
-        let in_mill = g.pieces_in_mills(own);
         let mut mobility = 0;
         let mut blocked = 0;
-        let mut running = 0;
         for p in own {
-            let targets = g.adjacent[p.index()] & empty;
-            mobility += targets.count() as i32;
-            blocked += targets.is_empty() as i32;
-            if in_mill.contains(p) {
-                let rest = own.without(p);
-                running += targets.clone().any(|q| g.mills_through(q, rest) > 0) as i32;
-            }
+            let n = (g.adjacent[p.index()] & empty).count() as i32;
+            mobility += n;
+            blocked += (n == 0) as i32;
         }
-        if !flying && pos.in_hand(c) == 0 {
-            s += mobility * w.mobility - blocked * w.blocked + running.min(2) * w.running_mill;
+        if pos.in_hand(c) == 0 && !pos.can_fly(rules, c) {
+            // A running mill: a piece of a closed mill that can step out to
+            // a point where it completes another line.
+            let mut running = 0;
+            for p in f.in_mills {
+                let rest = own.without(p);
+                running += (g.adjacent[p.index()] & empty & f.closers)
+                    .any(|q| g.mills_through(q, rest) > 0) as i32;
+                if running >= 2 {
+                    break;
+                }
+            }
+            s += mobility * w.mobility - blocked * w.blocked + running * w.running_mill;
         } else {
             s += mobility * w.mobility / 2;
         }
@@ -100,12 +109,7 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
 /// Opponent lines through `p` that hold two of their pieces and an empty
 /// point: removing `p` breaks that many threats.
 #[inline]
-pub fn threats_through(
-    rules: &Rules,
-    p: crate::core::Point,
-    theirs: Bitboard,
-    empty: Bitboard,
-) -> i32 {
+pub fn threats_through(rules: &Rules, p: Point, theirs: Bitboard, empty: Bitboard) -> i32 {
     let g = rules.geometry();
     g.partners[p.index()][..g.line_count[p.index()] as usize]
         .iter()

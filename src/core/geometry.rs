@@ -232,7 +232,7 @@ impl Geometry {
         let in_mills = sides_closed
             | ring_rotl(sides_closed, 1)
             | ring_rotl(sides_closed, 2)
-            | cross_closed * BYTES;
+            | (cross_closed * BYTES);
         let open = (hole0 | hole1 | hole2).count_ones()
             + (cross_hole0 | cross_hole1 | cross_hole2).count_ones();
         LineFeatures {

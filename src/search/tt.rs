@@ -28,12 +28,14 @@ struct Slot {
     data: AtomicU64,
 }
 
-/// Entries per bucket; a bucket is one index.
+/// Entries per bucket; a bucket is one index and one cache line.
 const BUCKET: usize = 4;
 
+#[repr(align(64))]
+struct Bucket([Slot; BUCKET]);
+
 pub struct Tt {
-    slots: Vec<Slot>,
-    buckets: usize,
+    table: Vec<Bucket>,
     age: AtomicU8,
 }
 
@@ -71,23 +73,24 @@ pub struct TtAllocError(pub usize);
 impl Tt {
     pub fn new(mb: usize) -> Result<Tt, TtAllocError> {
         let bytes = mb.max(1).checked_mul(1 << 20).ok_or(TtAllocError(mb))?;
-        let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
-        let n = buckets * BUCKET;
-        let mut slots = Vec::new();
-        slots.try_reserve_exact(n).map_err(|_| TtAllocError(mb))?;
-        slots.extend((0..n).map(|_| Slot {
+        let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut table = Vec::new();
+        table
+            .try_reserve_exact(buckets)
+            .map_err(|_| TtAllocError(mb))?;
+        let slot = || Slot {
             check: AtomicU64::new(0),
             data: AtomicU64::new(0),
-        }));
+        };
+        table.extend((0..buckets).map(|_| Bucket([slot(), slot(), slot(), slot()])));
         Ok(Tt {
-            slots,
-            buckets,
+            table,
             age: AtomicU8::new(0),
         })
     }
 
     pub fn clear(&self) {
-        for s in &self.slots {
+        for s in self.table.iter().flat_map(|b| &b.0) {
             s.check.store(0, Relaxed);
             s.data.store(0, Relaxed);
         }
@@ -101,14 +104,27 @@ impl Tt {
     }
 
     #[inline]
-    fn bucket(&self, key: u64) -> usize {
-        (((key >> 32) * self.buckets as u64) >> 32) as usize * BUCKET
+    fn bucket(&self, key: u64) -> &[Slot; BUCKET] {
+        &self.table[(((key >> 32) * self.table.len() as u64) >> 32) as usize].0
+    }
+
+    /// Asks the CPU to start loading `key`'s bucket (a child's key, just
+    /// before searching the child).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.bucket(key).as_ptr().cast::<i8>();
+            // SAFETY: prefetching is only a hint; the address is in the table.
+            unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtHit> {
-        let b = self.bucket(key);
-        for s in &self.slots[b..b + BUCKET] {
+        for s in self.bucket(key) {
             let d = s.data.load(Relaxed);
             if s.check.load(Relaxed) ^ d == key {
                 return unpack(d).map(|(h, _)| h);
@@ -120,14 +136,14 @@ impl Tt {
     #[inline]
     pub fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
         let age = self.age.load(Relaxed);
-        let b = self.bucket(key);
-        let mut victim = b;
+        let bucket = self.bucket(key);
+        let mut victim = 0;
         let mut worst = i32::MAX;
-        for (i, s) in self.slots[b..b + BUCKET].iter().enumerate() {
+        for (i, s) in bucket.iter().enumerate() {
             let d = s.data.load(Relaxed);
             let same = s.check.load(Relaxed) ^ d == key;
             let Some((old, old_age)) = unpack(d).filter(|_| d != 0) else {
-                victim = b + i;
+                victim = i;
                 break;
             };
             if same {
@@ -146,20 +162,23 @@ impl Tt {
             let value = old.depth - 8 * stale;
             if value < worst {
                 worst = value;
-                victim = b + i;
+                victim = i;
             }
         }
         let d = pack(mv, score, depth, bound, age);
-        self.slots[victim].check.store(key ^ d, Relaxed);
-        self.slots[victim].data.store(d, Relaxed);
+        bucket[victim].check.store(key ^ d, Relaxed);
+        bucket[victim].data.store(d, Relaxed);
     }
 
     /// Permille of a sample of entries written in the current search.
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Relaxed);
-        let n = self.slots.len().min(1000);
-        let used = self.slots[..n]
+        let n = (self.table.len() * BUCKET).min(1000);
+        let used = self
+            .table
             .iter()
+            .flat_map(|b| &b.0)
+            .take(n)
             .filter(|s| {
                 let d = s.data.load(Relaxed);
                 d != 0 && unpack(d).is_some_and(|(_, a)| a == age)

@@ -14,6 +14,7 @@ use super::{
     INFINITY, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Reporter, Score, SearchResult, Shared,
 };
 use crate::core::game::draw_by_rule;
+use crate::core::moves::MAX_MOVES;
 use crate::core::{FullBoardAction, Move, MoveList, Position, Rules};
 
 #[inline]
@@ -56,6 +57,8 @@ pub(super) struct Worker<'a> {
     pv_len: [usize; MAX_PLY + 1],
     stopped: bool,
     lists: Vec<Box<MoveList>>,
+    /// Move-ordering scores, one array per live node, reused likewise.
+    score_pool: Vec<Box<[i32; MAX_MOVES]>>,
 }
 
 impl<'a> Worker<'a> {
@@ -86,6 +89,7 @@ impl<'a> Worker<'a> {
             pv_len: [0; MAX_PLY + 1],
             stopped: false,
             lists: Vec::new(),
+            score_pool: Vec::new(),
         }
     }
 
@@ -464,15 +468,11 @@ impl<'a> Worker<'a> {
             return self.no_move_score(pos, ply);
         }
         let n = list.len();
-        // Most nodes have few moves: keep their scores on the stack cheaply.
-        let mut small = [0i32; 128];
-        let mut big = Vec::new();
-        let scores: &mut [i32] = if n <= small.len() {
-            &mut small[..n]
-        } else {
-            big.resize(n, 0);
-            &mut big
-        };
+        let mut score_box = self
+            .score_pool
+            .pop()
+            .unwrap_or_else(|| Box::new([0; MAX_MOVES]));
+        let scores = &mut score_box[..n];
         self.ordering
             .score(pos, &self.rules, ply, tt_move, &list, scores);
         let moves = list.as_mut_slice();
@@ -488,6 +488,7 @@ impl<'a> Worker<'a> {
             let m = moves[i];
             let quiet = m.removal_count() == 0 && scores[i] < super::params::ORDER_BLOCK;
             let child = pos.play_unchecked(&self.rules, m);
+            self.shared.tt.prefetch(child.key());
             self.keys.push(child.key());
             let new_depth = if forced { depth } else { depth - 1 };
             let mut score;
@@ -517,6 +518,7 @@ impl<'a> Worker<'a> {
             self.keys.pop();
             if self.stopped {
                 self.lists.push(list);
+                self.score_pool.push(score_box);
                 return 0;
             }
             if score > best {
@@ -555,6 +557,8 @@ impl<'a> Worker<'a> {
         self.shared
             .tt
             .store(key, best_move, score_to_tt(best, ply), depth, bound);
+        self.lists.push(list);
+        self.score_pool.push(score_box);
         best
     }
 

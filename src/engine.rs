@@ -2,7 +2,7 @@
 //! `go`/`stop`/`ponderhit` with a background search thread, and perft.
 //! The protocol layer, the tools and the tests all drive this.
 
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -183,6 +183,7 @@ pub struct Engine {
     settings: Settings,
     shared: Arc<Shared>,
     search: Mutex<Option<JoinHandle<()>>>,
+    searching: Arc<AtomicBool>,
 }
 
 impl Default for Engine {
@@ -206,6 +207,7 @@ impl Engine {
             settings,
             shared: Arc::new(Shared::new(tt)),
             search: Mutex::new(None),
+            searching: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -221,10 +223,11 @@ impl Engine {
         &self.game
     }
 
-    /// Whether a search thread is running.
+    /// Whether a search is running. It ends just before its result is
+    /// delivered, so a GUI may send the next command as soon as it reads
+    /// `bestmove`.
     pub fn is_searching(&self) -> bool {
-        let guard = self.search.lock().unwrap_or_else(|e| e.into_inner());
-        guard.as_ref().is_some_and(|h| !h.is_finished())
+        self.searching.load(Relaxed)
     }
 
     fn ensure_idle(&self) -> Result<(), EngineError> {
@@ -420,9 +423,14 @@ impl Engine {
             done(SearchEnd::GameOver(outcome));
             return Ok(false);
         }
+        // The previous search thread, if any, has delivered its result and
+        // is about to end.
+        self.wait();
         let shared = Arc::clone(&self.shared);
         shared.stop.store(false, Relaxed);
         shared.pondering.store(go.ponder, Relaxed);
+        let searching = Arc::clone(&self.searching);
+        searching.store(true, Relaxed);
         shared.clock_offset_us.store(0, Relaxed);
         let game = self.game.clone();
         let started = Instant::now();
@@ -431,9 +439,13 @@ impl Engine {
             .stack_size(64 << 20)
             .spawn(move || {
                 let result = search::run(&game, &limits, &shared, reporter.as_ref(), started);
+                searching.store(false, Relaxed);
                 done(SearchEnd::Done(result));
             })
-            .map_err(|e| EngineError::Thread(e.to_string()))?;
+            .map_err(|e| {
+                self.searching.store(false, Relaxed);
+                EngineError::Thread(e.to_string())
+            })?;
         *self.search.lock().unwrap_or_else(|e| e.into_inner()) = Some(handle);
         Ok(infinite)
     }

@@ -17,6 +17,9 @@ use crate::core::game::draw_by_rule;
 use crate::core::moves::MAX_MOVES;
 use crate::core::{FullBoardAction, Move, MoveList, Position, Rules};
 
+/// Buckets of the repetition filter (a power of two, minus one).
+const KEY_FILTER_MASK: usize = 4095;
+
 #[inline]
 fn score_to_tt(s: i32, ply: usize) -> i32 {
     if s >= MATE_BOUND {
@@ -50,6 +53,8 @@ pub(super) struct Worker<'a> {
     seldepth: usize,
     /// Keys of the game's positions, then of the current line's.
     keys: Vec<u64>,
+    /// How many keys in `keys` fall in each bucket of their low bits.
+    key_counts: Box<[u16; KEY_FILTER_MASK + 1]>,
     /// Where the search line starts in `keys` (the root's index).
     root_index: usize,
     ordering: OrderingTables,
@@ -73,6 +78,10 @@ impl<'a> Worker<'a> {
         let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 2);
         keys.extend_from_slice(history);
         let root_index = keys.len().saturating_sub(1);
+        let mut key_counts = Box::new([0u16; KEY_FILTER_MASK + 1]);
+        for &k in &keys {
+            key_counts[k as usize & KEY_FILTER_MASK] += 1;
+        }
         Worker {
             id,
             rules,
@@ -83,6 +92,7 @@ impl<'a> Worker<'a> {
             unflushed: 0,
             seldepth: 0,
             keys,
+            key_counts,
             root_index,
             ordering: OrderingTables::new(MAX_PLY),
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
@@ -136,6 +146,19 @@ impl<'a> Worker<'a> {
         self.stopped
     }
 
+    #[inline]
+    fn push_key(&mut self, key: u64) {
+        self.keys.push(key);
+        self.key_counts[key as usize & KEY_FILTER_MASK] += 1;
+    }
+
+    #[inline]
+    fn pop_key(&mut self) {
+        if let Some(key) = self.keys.pop() {
+            self.key_counts[key as usize & KEY_FILTER_MASK] -= 1;
+        }
+    }
+
     /// Whether the position at the end of the line is drawn by repetition
     /// or the N-move rules: a repeat within the search line counts at once,
     /// one reaching back into the game needs two earlier occurrences.
@@ -144,6 +167,10 @@ impl<'a> Worker<'a> {
             return false;
         }
         let key = pos.key();
+        // Most positions occur once: the filter says so without a scan.
+        if !self.rules.threefold || self.key_counts[key as usize & KEY_FILTER_MASK] <= 1 {
+            return draw_by_rule(&self.rules, pos, 1).is_some();
+        }
         let last = self.keys.len() - 1;
         let window = (pos.rule50() as usize).min(last);
         let mut in_game = 0;
@@ -354,7 +381,7 @@ impl<'a> Worker<'a> {
                 }
             }
             let child = root.play_unchecked(&self.rules, m);
-            self.keys.push(child.key());
+            self.push_key(child.key());
             let mut score;
             if searched == 0 {
                 score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
@@ -364,7 +391,7 @@ impl<'a> Worker<'a> {
                     score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
                 }
             }
-            self.keys.pop();
+            self.pop_key();
             searched += 1;
             if self.stopped {
                 // Keep the best move found so far in this iteration.
@@ -489,7 +516,7 @@ impl<'a> Worker<'a> {
             let quiet = m.removal_count() == 0 && scores[i] < super::params::ORDER_BLOCK;
             let child = pos.play_unchecked(&self.rules, m);
             self.shared.tt.prefetch(child.key());
-            self.keys.push(child.key());
+            self.push_key(child.key());
             let new_depth = if forced { depth } else { depth - 1 };
             let mut score;
             if i == 0 {
@@ -515,7 +542,7 @@ impl<'a> Worker<'a> {
                     score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
                 }
             }
-            self.keys.pop();
+            self.pop_key();
             if self.stopped {
                 self.lists.push(list);
                 self.score_pool.push(score_box);

@@ -14,11 +14,15 @@ struct Cli {
     command: Option<Sub>,
 }
 
+// Built once per run, so the size of the `Match` variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Sub {
     /// Any protocol command, run once (`mulino perft 7`, `mulino bench`).
     #[command(external_subcommand)]
     Protocol(Vec<String>),
+    /// Play a match between engines (see match.md).
+    Match(mulino::tools::match_runner::MatchArgs),
 }
 
 fn main() {
@@ -31,5 +35,11 @@ fn main() {
             mulino::protocol::run(&mut input, out);
         }
         Some(Sub::Protocol(words)) => mulino::protocol::run_once(&words.join(" "), out),
+        Some(Sub::Match(args)) => {
+            if let Err(e) = mulino::tools::match_runner::run(args) {
+                eprintln!("mulino match: {e:#}");
+                std::process::exit(1);
+            }
+        }
     }
 }

@@ -2,3 +2,4 @@
 //! clap subcommands, the match runner).
 
 pub mod bench;
+pub mod match_runner;

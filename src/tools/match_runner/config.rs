@@ -15,13 +15,17 @@ pub enum ConfigError {
     TooFewEngines,
     #[error("--engine: `{0}` is not KEY=VALUE")]
     EngineWord(String),
-    #[error("--engine: unknown key `{0}` (keys: cmd, name, arg, dir, option.NAME, tc, movetime, depth, nodes)")]
+    #[error(
+        "--engine: unknown key `{0}` (keys: cmd, name, arg, dir, option.NAME, tc, movetime, depth, nodes)"
+    )]
     EngineKey(String),
     #[error("--engine: `cmd=PATH` is missing in `{0}`")]
     NoCommand(String),
     #[error("--engine: `{0}` given twice")]
     Repeated(String),
-    #[error("engine `{0}` has no search limit: give --tc, --movetime, --depth or --nodes, or tc=/movetime=/depth=/nodes= in its --engine")]
+    #[error(
+        "engine `{0}` has no search limit: give --tc, --movetime, --depth or --nodes, or tc=/movetime=/depth=/nodes= in its --engine"
+    )]
     NoLimit(String),
     #[error("`{key}`: `{value}` is not valid ({expected})")]
     BadValue {
@@ -29,7 +33,9 @@ pub enum ConfigError {
         value: String,
         expected: &'static str,
     },
-    #[error("unknown variant `{0}` (variants: nine, twelve, morabaraba, russian, lasker, cheng-san-qi)")]
+    #[error(
+        "unknown variant `{0}` (variants: nine, twelve, morabaraba, russian, lasker, cheng-san-qi)"
+    )]
     Variant(String),
     #[error("--rule: {0}")]
     Rule(#[from] super::rules::RuleError),
@@ -226,7 +232,11 @@ pub fn parse_sprt(words: &[String]) -> Result<Sprt, ConfigError> {
             "elo1" => elo1 = Some(v),
             "alpha" => alpha = v,
             "beta" => beta = v,
-            _ => return Err(err(format!("unknown key `{key}` (elo0, elo1, alpha, beta)"))),
+            _ => {
+                return Err(err(format!(
+                    "unknown key `{key}` (elo0, elo1, alpha, beta)"
+                )));
+            }
         }
     }
     let (elo0, elo1) = match (elo0, elo1) {
@@ -237,7 +247,9 @@ pub fn parse_sprt(words: &[String]) -> Result<Sprt, ConfigError> {
         return Err(err("elo0 must be below elo1".into()));
     }
     if !(alpha > 0.0 && beta > 0.0 && alpha + beta < 1.0) {
-        return Err(err("alpha and beta must be above 0 with a sum below 1".into()));
+        return Err(err(
+            "alpha and beta must be above 0 with a sum below 1".into()
+        ));
     }
     Ok(Sprt {
         elo0,
@@ -291,12 +303,16 @@ mod tests {
 
     #[test]
     fn engine_words() {
-        let e = parse_engine(&words(
-            "cmd=./mulino name=new arg=-x arg=y option.Hash=16 option.Skill Level=3 depth=4",
-        ));
-        // `option.Skill` then `Level=3`: words are split by the shell, so
-        // this is two words and the second is a bad key.
-        assert_eq!(e, Err(ConfigError::EngineKey("Level".into())));
+        // Unquoted, a name with a space is two words, the first no
+        // KEY=VALUE; quoted, it is one word and the name keeps its space.
+        let e = parse_engine(&words("cmd=./mulino option.Skill Level=3"));
+        assert_eq!(e, Err(ConfigError::EngineWord("option.Skill".into())));
+        let quoted = [
+            "cmd=./mulino".to_string(),
+            "option.Skill Level=3".to_string(),
+        ];
+        let e = parse_engine(&quoted).expect("valid");
+        assert_eq!(e.options, [("Skill Level".to_string(), "3".to_string())]);
         let e = parse_engine(&words(
             "cmd=./mulino name=new arg=-x arg=y option.Hash=16 depth=4 tc=1+0.01",
         ))

@@ -98,7 +98,8 @@ const Z95: f64 = 1.959_963_984_540_054;
 
 /// Logistic Elo of a score in (0, 1).
 pub fn elo_from_score(score: f64) -> f64 {
-    -400.0 * (1.0 / score - 1.0).log10()
+    // Adding zero turns the -0.0 of an even score into 0.0 for printing.
+    -400.0 * (1.0 / score - 1.0).log10() + 0.0
 }
 
 /// The expected score of a side `elo` logistic Elo stronger.
@@ -276,11 +277,7 @@ fn mle_with_mean(probs: &[f64; 5], s: f64) -> [f64; 5] {
     let d = PAIR_SCORES.map(|a| a - s);
     // The secular function falls from +inf to -inf between the poles
     // -1/(1 - s) and 1/s; bisection finds its root to full precision.
-    let f = |theta: f64| -> f64 {
-        (0..5)
-            .map(|i| probs[i] * d[i] / (1.0 + theta * d[i]))
-            .sum()
-    };
+    let f = |theta: f64| -> f64 { (0..5).map(|i| probs[i] * d[i] / (1.0 + theta * d[i])).sum() };
     let (mut lo, mut hi) = (-1.0 / d[4], -1.0 / d[0]);
     for _ in 0..200 {
         let mid = 0.5 * (lo + hi);
@@ -331,11 +328,41 @@ mod tests {
     fn llr_matches_fishtest_formulas() {
         // (counts, elo0, elo1, exact, approximation)
         let cases = [
-            ([2, 10, 30, 15, 3], 0.0, 5.0, 0.233_973_987_463, 0.239_836_687_020),
-            ([2, 10, 30, 15, 3], -5.0, 0.0, 0.296_060_107_996, 0.307_326_071_390),
-            ([0, 0, 0, 0, 3], 0.0, 5.0, 0.042_891_149_076, 17.179_942_404_402),
-            ([7, 20, 40, 12, 1], 0.0, 5.0, -0.785_993_616_908, -0.825_408_576_591),
-            ([12, 20, 40, 12, 1], 0.0, 10.0, -1.980_722_190_271, -2.161_960_863_801),
+            (
+                [2, 10, 30, 15, 3],
+                0.0,
+                5.0,
+                0.233_973_987_463,
+                0.239_836_687_020,
+            ),
+            (
+                [2, 10, 30, 15, 3],
+                -5.0,
+                0.0,
+                0.296_060_107_996,
+                0.307_326_071_390,
+            ),
+            (
+                [0, 0, 0, 0, 3],
+                0.0,
+                5.0,
+                0.042_891_149_076,
+                17.179_942_404_402,
+            ),
+            (
+                [7, 20, 40, 12, 1],
+                0.0,
+                5.0,
+                -0.785_993_616_908,
+                -0.825_408_576_591,
+            ),
+            (
+                [12, 20, 40, 12, 1],
+                0.0,
+                10.0,
+                -1.980_722_190_271,
+                -2.161_960_863_801,
+            ),
         ];
         for (counts, elo0, elo1, exact, approx) in cases {
             let sprt = Sprt {

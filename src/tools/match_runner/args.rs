@@ -1,0 +1,311 @@
+//! The `mulino match` command line (clap) and its conversion into a
+//! validated [`Config`].
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::config::{
+    Config, ConfigError, Limits, OpeningSource, parse_depth, parse_engine, parse_movetime,
+    parse_nodes, parse_sprt, parse_tc,
+};
+use super::rules::{build_rules, parse_rule};
+use crate::core::Variant;
+
+/// The most games `--games` accepts.
+pub const MAX_GAMES: u64 = 10_000_000;
+
+/// Plays games between engines that speak mulino's protocol, referees
+/// them with mulino's rules and reports Elo, LOS and the SPRT (match.md).
+#[derive(clap::Args, Clone, Debug)]
+#[command(
+    after_help = "Example:\n  mulino match --engine cmd=./new name=new --engine cmd=./old name=old \\\n    --tc 10+0.1 --games 1000 --random-plies 4 --sprt elo0=0 elo1=5 --pgn games.pgn"
+)]
+pub struct MatchArgs {
+    #[command(flatten)]
+    pub engines: EngineArgs,
+    /// Time control for both engines: seconds[+increment], like 10+0.1.
+    #[arg(long, value_name = "SECONDS[+INC]")]
+    pub tc: Option<String>,
+    /// Fixed time per move in milliseconds.
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<String>,
+    /// Fixed search depth.
+    #[arg(long, value_name = "N")]
+    pub depth: Option<String>,
+    /// Fixed node count per move.
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<String>,
+    /// Games per pairing, played in pairs with colours reversed.
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    pub games: u64,
+    /// Games played at once [default: the number of cores].
+    #[arg(long, value_name = "K")]
+    pub concurrency: Option<usize>,
+    /// The rule preset: nine, twelve, morabaraba, russian, lasker,
+    /// cheng-san-qi.
+    #[arg(long, default_value = "nine", value_name = "NAME")]
+    pub variant: String,
+    /// A rule option (NMoveRule=50, Flying=false, ...), sent to every
+    /// engine with setoption and applied to the referee.
+    #[arg(long = "rule", value_name = "NAME=VALUE")]
+    pub rules: Vec<String>,
+    /// Seed for random openings and shuffling [default: from the clock].
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Openings, one a line: `startpos [moves ...]` or
+    /// `fen <FEN> [moves ...]`; `#` starts a comment.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Random legal plies played (seeded) from the start, or after each
+    /// opening from the file.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub random_plies: u32,
+    /// Use the openings file in a seeded random order.
+    #[arg(long)]
+    pub shuffle: bool,
+    /// A game still going after this many full moves is drawn.
+    #[arg(long, default_value_t = 500, value_name = "N")]
+    pub max_moves: u32,
+    /// Grace in ms past an empty clock before a time forfeit.
+    #[arg(long, default_value_t = 50, value_name = "MS")]
+    pub time_margin: u64,
+    /// How long in ms past --movetime (or, for depth and node limits, in
+    /// all) an engine may take before it is judged hung.
+    #[arg(long, default_value_t = 10_000, value_name = "MS")]
+    pub grace: u64,
+    /// How long in ms an engine may take to answer uci and isready.
+    #[arg(long, default_value_t = 10_000, value_name = "MS")]
+    pub init_timeout: u64,
+    /// Sequential test: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]; stops
+    /// as soon as the log-likelihood ratio crosses a bound.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub sprt: Option<Vec<String>>,
+    /// Write every game to this PGN file.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// Write the results as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// The PGN `Event` tag.
+    #[arg(long, default_value = "mulino match", value_name = "NAME")]
+    pub event: String,
+    /// No progress lines, only the summary.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// The `--engine` groups. clap's derive cannot yet keep the words of
+/// each occurrence together (`Vec<Vec<String>>` needs its unstable-v5
+/// feature), so this one argument is declared by hand.
+#[derive(Clone, Debug, Default)]
+pub struct EngineArgs {
+    pub groups: Vec<Vec<String>>,
+}
+
+impl clap::FromArgMatches for EngineArgs {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let groups = matches
+            .get_occurrences::<String>("engine")
+            .map(|occurrences| occurrences.map(|o| o.cloned().collect()).collect())
+            .unwrap_or_default();
+        Ok(EngineArgs { groups })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = EngineArgs::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for EngineArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        cmd.arg(
+            clap::Arg::new("engine")
+                .long("engine")
+                .num_args(1..)
+                .action(clap::ArgAction::Append)
+                .required(true)
+                .value_name("KEY=VALUE")
+                .help(
+                    "An engine: cmd=PATH [name=NAME] [arg=ARG ...] [dir=DIR] \
+                     [option.NAME=VALUE ...] [tc=|movetime=|depth=|nodes= to override the \
+                     global limits]. Give it twice, or more for a gauntlet of the first \
+                     engine against each other one",
+                ),
+        )
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        EngineArgs::augment_args(cmd)
+    }
+}
+
+impl MatchArgs {
+    /// Checks everything that can be checked without starting an engine.
+    pub fn into_config(self) -> Result<Config, ConfigError> {
+        let global = Limits {
+            tc: self
+                .tc
+                .as_deref()
+                .map(|t| parse_tc("--tc", t))
+                .transpose()?,
+            movetime: self
+                .movetime
+                .as_deref()
+                .map(|t| parse_movetime("--movetime", t))
+                .transpose()?,
+            depth: self
+                .depth
+                .as_deref()
+                .map(|t| parse_depth("--depth", t))
+                .transpose()?,
+            nodes: self
+                .nodes
+                .as_deref()
+                .map(|t| parse_nodes("--nodes", t))
+                .transpose()?,
+        };
+        let mut engines = Vec::new();
+        for words in &self.engines.groups {
+            let mut spec = parse_engine(words)?;
+            if spec.limits.is_empty() {
+                spec.limits = global;
+            }
+            if spec.limits.is_empty() {
+                let name = spec.name.clone();
+                return Err(ConfigError::NoLimit(
+                    name.unwrap_or_else(|| spec.cmd.display().to_string()),
+                ));
+            }
+            engines.push(spec);
+        }
+        if engines.len() < 2 {
+            return Err(ConfigError::TooFewEngines);
+        }
+        if self.games == 0 {
+            return Err(ConfigError::NoGames);
+        }
+        // The schedule is built up front; ten million games is past any
+        // real match and keeps it to a few hundred megabytes.
+        if self.games > MAX_GAMES {
+            return Err(ConfigError::BadValue {
+                key: "--games".into(),
+                value: self.games.to_string(),
+                expected: "at most 10,000,000",
+            });
+        }
+        let variant: Variant = self
+            .variant
+            .parse()
+            .map_err(|_| ConfigError::Variant(self.variant.clone()))?;
+        let mut rule_overrides = Vec::new();
+        for text in &self.rules {
+            let (name, value) = parse_rule(text)?;
+            rule_overrides.push((name.to_string(), value));
+        }
+        let rules = build_rules(variant, &rule_overrides)?;
+        let sprt = self.sprt.as_deref().map(parse_sprt).transpose()?;
+        if sprt.is_some() && engines.len() != 2 {
+            return Err(ConfigError::SprtEngines);
+        }
+        let concurrency = match self.concurrency {
+            Some(0) => {
+                return Err(ConfigError::BadValue {
+                    key: "--concurrency".into(),
+                    value: "0".into(),
+                    expected: "at least 1",
+                });
+            }
+            Some(k) => k,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let seed = self.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64)
+        });
+        Ok(Config {
+            engines,
+            games: self.games,
+            concurrency,
+            variant,
+            rule_overrides,
+            rules,
+            seed,
+            openings: OpeningSource {
+                file: self.openings,
+                random_plies: self.random_plies,
+                shuffle: self.shuffle,
+            },
+            max_moves: self.max_moves,
+            time_margin: Duration::from_millis(self.time_margin),
+            grace: Duration::from_millis(self.grace),
+            init_timeout: Duration::from_millis(self.init_timeout),
+            sprt,
+            pgn: self.pgn,
+            json: self.json,
+            event: self.event,
+            quiet: self.quiet,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: MatchArgs,
+    }
+
+    fn config(line: &str) -> Result<Config, ConfigError> {
+        let words = std::iter::once("match").chain(line.split_whitespace());
+        Cli::try_parse_from(words)
+            .expect("clap accepts it")
+            .args
+            .into_config()
+    }
+
+    #[test]
+    fn limits_global_and_per_engine() {
+        let c = config("--engine cmd=a depth=2 --engine cmd=b --movetime 100 --games 4")
+            .expect("valid");
+        assert_eq!(c.engines[0].limits.depth, Some(2));
+        assert_eq!(c.engines[0].limits.movetime, None);
+        assert_eq!(c.engines[1].limits.movetime, Some(100));
+        assert_eq!(c.games, 4);
+        assert_eq!(
+            config("--engine cmd=a --engine cmd=b").err(),
+            Some(ConfigError::NoLimit("a".into()))
+        );
+    }
+
+    #[test]
+    fn rules_and_sprt() {
+        let c = config(
+            "--engine cmd=a --engine cmd=b --depth 1 --variant twelve --rule nmoverule=40 \
+             --sprt elo0=0 elo1=5",
+        )
+        .expect("valid");
+        assert_eq!(c.rules.pieces, 12);
+        assert_eq!(c.rules.n_move_rule, 40);
+        assert_eq!(c.rule_overrides, [("NMoveRule".into(), "40".into())]);
+        assert!(c.sprt.is_some());
+        assert_eq!(
+            config("--engine cmd=a --engine cmd=b --engine cmd=c --depth 1 --sprt elo0=0 elo1=5")
+                .err(),
+            Some(ConfigError::SprtEngines)
+        );
+        assert!(matches!(
+            config("--engine cmd=a --engine cmd=b --depth 1 --variant chess").err(),
+            Some(ConfigError::Variant(_))
+        ));
+        assert_eq!(
+            config("--engine cmd=a --depth 1").err(),
+            Some(ConfigError::TooFewEngines)
+        );
+    }
+}

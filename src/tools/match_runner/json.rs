@@ -1,0 +1,293 @@
+//! The `--json` report, written by hand: a small JSON value type with a
+//! pretty printer, and the document built from the match's tally (the
+//! fields are described in match.md).
+
+use std::fmt::Write as _;
+
+use super::config::Config;
+use super::stats::{Wdl, elo_estimate};
+use super::tally::Tally;
+
+/// A JSON value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Json {
+    Null,
+    Bool(bool),
+    Int(i128),
+    /// Non-finite numbers are written as `null`.
+    Num(f64),
+    Str(String),
+    Arr(Vec<Json>),
+    Obj(Vec<(String, Json)>),
+}
+
+impl From<&str> for Json {
+    fn from(s: &str) -> Json {
+        Json::Str(s.to_string())
+    }
+}
+
+impl From<String> for Json {
+    fn from(s: String) -> Json {
+        Json::Str(s)
+    }
+}
+
+impl From<u64> for Json {
+    fn from(n: u64) -> Json {
+        Json::Int(n as i128)
+    }
+}
+
+impl From<usize> for Json {
+    fn from(n: usize) -> Json {
+        Json::Int(n as i128)
+    }
+}
+
+impl From<f64> for Json {
+    fn from(x: f64) -> Json {
+        Json::Num(x)
+    }
+}
+
+impl From<bool> for Json {
+    fn from(b: bool) -> Json {
+        Json::Bool(b)
+    }
+}
+
+impl<T: Into<Json>> From<Option<T>> for Json {
+    fn from(o: Option<T>) -> Json {
+        o.map_or(Json::Null, Into::into)
+    }
+}
+
+/// An object from `(key, value)` pairs.
+fn obj<const N: usize>(fields: [(&str, Json); N]) -> Json {
+    Json::Obj(
+        fields
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    )
+}
+
+fn quote(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+impl Json {
+    /// Pretty-printed with two-space indents.
+    pub fn pretty(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out, 0);
+        out.push('\n');
+        out
+    }
+
+    fn write(&self, out: &mut String, indent: usize) {
+        let pad = |out: &mut String, n: usize| out.extend(std::iter::repeat_n(' ', n));
+        match self {
+            Json::Null => out.push_str("null"),
+            Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Json::Int(n) => {
+                let _ = write!(out, "{n}");
+            }
+            Json::Num(x) if x.is_finite() => {
+                let _ = write!(out, "{x}");
+            }
+            Json::Num(_) => out.push_str("null"),
+            Json::Str(s) => quote(s, out),
+            Json::Arr(items) if items.is_empty() => out.push_str("[]"),
+            Json::Arr(items) => {
+                out.push_str("[\n");
+                for (i, item) in items.iter().enumerate() {
+                    pad(out, indent + 2);
+                    item.write(out, indent + 2);
+                    out.push_str(if i + 1 < items.len() { ",\n" } else { "\n" });
+                }
+                pad(out, indent);
+                out.push(']');
+            }
+            Json::Obj(fields) if fields.is_empty() => out.push_str("{}"),
+            Json::Obj(fields) => {
+                out.push_str("{\n");
+                for (i, (key, value)) in fields.iter().enumerate() {
+                    pad(out, indent + 2);
+                    quote(key, out);
+                    out.push_str(": ");
+                    value.write(out, indent + 2);
+                    out.push_str(if i + 1 < fields.len() { ",\n" } else { "\n" });
+                }
+                pad(out, indent);
+                out.push('}');
+            }
+        }
+    }
+}
+
+fn wdl(w: &Wdl) -> Json {
+    obj([
+        ("games", w.games().into()),
+        ("wins", w.wins.into()),
+        ("draws", w.draws.into()),
+        ("losses", w.losses.into()),
+        ("points", w.points().into()),
+        ("score", w.score().into()),
+    ])
+}
+
+/// The whole report.
+pub fn document(
+    config: &Config,
+    names: &[String],
+    tally: &Tally,
+    planned: usize,
+    elapsed_s: f64,
+) -> Json {
+    let engines = config
+        .engines
+        .iter()
+        .zip(names)
+        .zip(&tally.engines)
+        .map(|((spec, name), t)| {
+            let mut fields = match wdl(&t.total()) {
+                Json::Obj(f) => f,
+                _ => Vec::new(),
+            };
+            let head = [
+                ("name".to_string(), Json::from(name.as_str())),
+                ("cmd".to_string(), spec.cmd.display().to_string().into()),
+                ("limits".to_string(), spec.limits.describe().into()),
+            ];
+            fields.splice(0..0, head);
+            fields.push(("white".into(), wdl(&t.as_white)));
+            fields.push(("black".into(), wdl(&t.as_black)));
+            Json::Obj(fields)
+        })
+        .collect();
+    let pairings = tally
+        .pairings
+        .iter()
+        .map(|p| {
+            let estimate = elo_estimate(&p.penta);
+            let sprt = match config.sprt {
+                None => Json::Null,
+                Some(s) => obj([
+                    ("elo0", s.elo0.into()),
+                    ("elo1", s.elo1.into()),
+                    ("alpha", s.alpha.into()),
+                    ("beta", s.beta.into()),
+                    ("lower", s.lower().into()),
+                    ("upper", s.upper().into()),
+                    ("llr", p.llr.unwrap_or(0.0).into()),
+                    ("decision", p.decision.map(|d| d.name()).into()),
+                ]),
+            };
+            obj([
+                ("first", names[p.first].as_str().into()),
+                ("second", names[p.second].as_str().into()),
+                ("first_results", wdl(&p.first())),
+                ("first_as_white", wdl(&p.first_white)),
+                ("first_as_black", wdl(&p.first_black)),
+                ("pairs", p.penta.pairs().into()),
+                (
+                    "pentanomial",
+                    Json::Arr(p.penta.0.iter().map(|&c| c.into()).collect()),
+                ),
+                ("elo", estimate.map(|e| e.elo).into()),
+                ("elo_error", estimate.and_then(|e| e.error).into()),
+                ("los", estimate.map(|e| e.los).into()),
+                ("sprt", sprt),
+            ])
+        })
+        .collect();
+    let terminations = Json::Obj(
+        tally
+            .terminations
+            .iter()
+            .map(|(k, &v)| (k.to_string(), v.into()))
+            .collect(),
+    );
+    let mut games: Vec<&super::tally::GameSummary> = tally.games.iter().collect();
+    games.sort_by_key(|g| g.index);
+    let games = games
+        .into_iter()
+        .map(|g| {
+            obj([
+                ("round", (g.index + 1).into()),
+                ("pair", (g.pair + 1).into()),
+                ("white", names[g.white].as_str().into()),
+                ("black", names[g.black].as_str().into()),
+                ("result", g.result.into()),
+                ("termination", g.termination.into()),
+                ("detail", g.detail.as_str().into()),
+                (
+                    "engine_errors",
+                    Json::Arr(g.complaints.iter().map(|c| c.as_str().into()).collect()),
+                ),
+                ("plies", g.plies.into()),
+                ("opening", g.opening.as_str().into()),
+                ("seconds", g.duration.as_secs_f64().into()),
+            ])
+        })
+        .collect();
+    let rules = Json::Obj(
+        config
+            .rule_overrides
+            .iter()
+            .map(|(n, v)| (n.clone(), v.as_str().into()))
+            .collect(),
+    );
+    obj([
+        ("event", config.event.as_str().into()),
+        ("variant", config.variant.name().into()),
+        ("rules", rules),
+        ("seed", config.seed.into()),
+        ("concurrency", config.concurrency.into()),
+        ("games_planned", planned.into()),
+        ("games_played", tally.played().into()),
+        ("elapsed_seconds", elapsed_s.into()),
+        ("engines", Json::Arr(engines)),
+        ("pairings", Json::Arr(pairings)),
+        ("by_colour", wdl(&tally.white)),
+        ("terminations", terminations),
+        ("games", Json::Arr(games)),
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn printing() {
+        let j = obj([
+            (
+                "a",
+                Json::Arr(vec![1u64.into(), Json::Num(0.5), Json::Num(f64::NAN)]),
+            ),
+            ("b", "x\"y\\\n\u{1}".into()),
+            ("c", Json::Obj(Vec::new())),
+            ("d", Option::<u64>::None.into()),
+        ]);
+        let expected = "{\n  \"a\": [\n    1,\n    0.5,\n    null\n  ],\n  \
+                        \"b\": \"x\\\"y\\\\\\n\\u0001\",\n  \"c\": {},\n  \"d\": null\n}\n";
+        assert_eq!(j.pretty(), expected);
+    }
+}

@@ -1,0 +1,277 @@
+//! Openings: lines of a file (`startpos [moves ...]` or
+//! `fen <FEN> [moves ...]`), seeded random plies, and the choice of one
+//! opening per game pair (in file order or shuffled).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+
+use super::config::OpeningSource;
+use crate::core::{Game, Move, MoveList, Position, Rules};
+
+/// Where a game starts: a position and the moves already played from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    pub start: Position,
+    /// The start's FEN when it is not the rules' start position.
+    pub fen: Option<String>,
+    /// Whole turns (a step with its removals), book moves of the game.
+    pub moves: Vec<Move>,
+}
+
+/// Why an opening was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum OpeningError {
+    #[error("cannot read openings file {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}: {what}")]
+    Line {
+        path: String,
+        line: usize,
+        what: String,
+    },
+    #[error("{0} has no openings")]
+    Empty(String),
+    #[error("no random opening of {plies} plies that leaves the game open after 1000 tries")]
+    NoRandomOpening { plies: u32 },
+}
+
+impl Opening {
+    pub fn startpos(rules: &Rules) -> Opening {
+        Opening {
+            start: Position::startpos(rules),
+            fen: None,
+            moves: Vec::new(),
+        }
+    }
+
+    /// The game after the opening's moves.
+    pub fn game(&self, rules: &Rules) -> Game {
+        let mut game = Game::from_position(*rules, self.start);
+        for &m in &self.moves {
+            // Every opening is replayed when it is made, so this holds.
+            let _ = game.play(m);
+        }
+        game
+    }
+
+    /// The opening as a line of the openings file format.
+    pub fn line(&self) -> String {
+        let mut s = match &self.fen {
+            None => "startpos".to_string(),
+            Some(f) => format!("fen {f}"),
+        };
+        if !self.moves.is_empty() {
+            s.push_str(" moves");
+            for m in &self.moves {
+                s.push(' ');
+                s.push_str(&m.to_string());
+            }
+        }
+        s
+    }
+}
+
+/// Parses one opening; the game must still be open at its end.
+pub fn parse_opening(line: &str, rules: &Rules) -> Result<Opening, String> {
+    let mut words = line.split_whitespace().peekable();
+    let start = match words.next() {
+        Some("startpos") => Position::startpos(rules),
+        Some("fen") => {
+            let mut fields = Vec::new();
+            while let Some(w) = words.next_if(|w| *w != "moves") {
+                fields.push(w);
+            }
+            Position::from_fen(&fields.join(" "), rules).map_err(|e| e.to_string())?
+        }
+        _ => return Err("expected `startpos` or `fen <FEN>`".into()),
+    };
+    let texts: Vec<&str> = match words.next() {
+        None => Vec::new(),
+        Some("moves") => words.collect(),
+        Some(w) => return Err(format!("unexpected `{w}` (expected `moves`)")),
+    };
+    let played =
+        Game::from_moves(*rules, start, texts.iter().copied()).map_err(|e| e.to_string())?;
+    let moves = whole_turns(played.moves(), &start, rules);
+    let opening = Opening {
+        start,
+        fen: (start != Position::startpos(rules)).then(|| start.fen(rules)),
+        moves,
+    };
+    if let Some(outcome) = opening.game(rules).outcome() {
+        return Err(format!("the game is already over ({})", outcome.describe()));
+    }
+    Ok(opening)
+}
+
+/// Joins removals given as separate tokens (Sanmill's `d7 xa4`) to the
+/// step before them, so every move is a whole turn (`d7xa4`).
+fn whole_turns(moves: &[Move], start: &Position, rules: &Rules) -> Vec<Move> {
+    let mut turns: Vec<Move> = Vec::new();
+    let mut pos = *start;
+    let mut open_turn = false;
+    for &m in moves {
+        match (open_turn, turns.last_mut(), m.to()) {
+            (true, Some(last), None) => {
+                for r in m.removals() {
+                    *last = last.with_removal(r);
+                }
+            }
+            _ => turns.push(m),
+        }
+        // Checked play follows partial turns too; `Game::from_moves`
+        // already accepted every move.
+        pos = pos.play(rules, m).unwrap_or(pos);
+        open_turn = pos.pending_removals() > 0;
+    }
+    turns
+}
+
+/// Reads an openings file: one opening a line, `#` comments, blank lines
+/// skipped.
+pub fn load(path: &Path, rules: &Rules) -> Result<Vec<Opening>, OpeningError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| OpeningError::Read {
+        path: name.clone(),
+        source,
+    })?;
+    let mut openings = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let opening = parse_opening(line, rules).map_err(|what| OpeningError::Line {
+            path: name.clone(),
+            line: i + 1,
+            what,
+        })?;
+        openings.push(opening);
+    }
+    if openings.is_empty() {
+        return Err(OpeningError::Empty(name));
+    }
+    Ok(openings)
+}
+
+/// `base` followed by `plies` random legal turns that leave the game
+/// open, or `None` if the draw ended the game.
+fn random_extension(
+    base: &Opening,
+    plies: u32,
+    rules: &Rules,
+    rng: &mut StdRng,
+) -> Option<Opening> {
+    let mut game = base.game(rules);
+    let mut moves = base.moves.clone();
+    let mut list = MoveList::new();
+    for _ in 0..plies {
+        if game.outcome().is_some() {
+            return None;
+        }
+        list.clear();
+        game.position().legal_moves(rules, &mut list);
+        if list.is_empty() {
+            return None;
+        }
+        let m = list[rng.gen_range(0..list.len())];
+        game.play(m).ok()?;
+        moves.push(m);
+    }
+    if game.outcome().is_some() {
+        return None;
+    }
+    Some(Opening {
+        moves,
+        ..base.clone()
+    })
+}
+
+/// One opening per game pair, `pairs` in all.
+pub fn for_pairs(
+    source: &OpeningSource,
+    rules: &Rules,
+    seed: u64,
+    pairs: usize,
+) -> Result<Vec<Arc<Opening>>, OpeningError> {
+    let mut base: Vec<Opening> = match &source.file {
+        Some(path) => load(path, rules)?,
+        None => vec![Opening::startpos(rules)],
+    };
+    if source.shuffle {
+        base.shuffle(&mut StdRng::seed_from_u64(seed));
+    }
+    let base: Vec<Arc<Opening>> = base.into_iter().map(Arc::new).collect();
+    if source.random_plies == 0 {
+        return Ok((0..pairs)
+            .map(|i| Arc::clone(&base[i % base.len()]))
+            .collect());
+    }
+    let mut out = Vec::with_capacity(pairs);
+    for i in 0..pairs {
+        // A generator per pair: the openings do not depend on the order
+        // anything else draws random numbers in.
+        let mut rng =
+            StdRng::seed_from_u64(seed ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let from = &base[i % base.len()];
+        let opening = (0..1000)
+            .find_map(|_| random_extension(from, source.random_plies, rules, &mut rng))
+            .ok_or(OpeningError::NoRandomOpening {
+                plies: source.random_plies,
+            })?;
+        out.push(Arc::new(opening));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_parse_and_removals_join_their_step() {
+        let rules = Rules::default();
+        let o = parse_opening("startpos moves d6 a1 d5 a4 d7 xa4", &rules).expect("valid");
+        assert_eq!(o.line(), "startpos moves d6 a1 d5 a4 d7xa4");
+        assert_eq!(o.fen, None);
+        let fen = o.game(&rules).position().fen(&rules);
+        let from_fen = parse_opening(&format!("fen {fen} moves g1"), &rules).expect("valid");
+        assert_eq!(from_fen.fen.as_deref(), Some(fen.as_str()));
+        assert_eq!(from_fen.moves.len(), 1);
+        for bad in [
+            "",
+            "startpos d6",
+            "startpos moves d6 d6",
+            "fen x/y/z",
+            "middle",
+        ] {
+            assert!(parse_opening(bad, &rules).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn random_openings_are_seeded_and_legal() {
+        let rules = Rules::default();
+        let source = OpeningSource {
+            file: None,
+            random_plies: 6,
+            shuffle: false,
+        };
+        let a = for_pairs(&source, &rules, 7, 5).expect("openings");
+        let b = for_pairs(&source, &rules, 7, 5).expect("openings");
+        assert_eq!(a, b);
+        assert_ne!(a[0], a[1]);
+        for o in &a {
+            assert_eq!(o.moves.len(), 6);
+            let replayed = parse_opening(&o.line(), &rules).expect("legal");
+            assert_eq!(&replayed, o.as_ref());
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! Games as PGN records (the format is described in match.md): the tags,
+//! then the moves in mulino's notation numbered by full move, each engine
+//! move with a `{score/depth time}` comment, and the result.
+
+use std::fmt::Write as _;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::config::Config;
+use super::record::GameRecord;
+use crate::core::{Color, Game};
+
+/// Movetext lines are wrapped before this many characters.
+const LINE_WIDTH: usize = 80;
+
+/// `YYYY.MM.DD` (UTC) for a point in time.
+pub fn pgn_date(t: SystemTime) -> String {
+    let days = t
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| (d.as_secs() / 86_400) as i64);
+    let (y, m, d) = civil_from_days(days);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Howard Hinnant's `civil_from_days`: days since 1970-01-01 to a
+/// proleptic Gregorian date.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// A tag value with `\` and `"` escaped.
+fn escaped(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Text for a comment: no braces inside.
+fn comment_text(text: &str) -> String {
+    text.replace(['{', '}'], "")
+}
+
+/// One game as a PGN record, ending with a blank line.
+pub fn format_game(game: &GameRecord, config: &Config, names: &[String]) -> String {
+    let rules = &config.rules;
+    let mut tags: Vec<(&str, String)> = vec![
+        ("Event", config.event.clone()),
+        ("Site", "?".into()),
+        ("Date", pgn_date(game.started)),
+        ("Round", (game.index + 1).to_string()),
+        ("White", names[game.white].clone()),
+        ("Black", names[game.black].clone()),
+        ("Result", game.termination.result_text().into()),
+        ("Variant", config.variant.name().into()),
+    ];
+    if !config.rule_overrides.is_empty() {
+        let rules_text: Vec<String> = config
+            .rule_overrides
+            .iter()
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect();
+        tags.push(("Rules", rules_text.join(" ")));
+    }
+    if let Some(fen) = &game.opening.fen {
+        tags.push(("SetUp", "1".into()));
+        tags.push(("FEN", fen.clone()));
+    }
+    let white_tc = config.engines[game.white].limits.describe();
+    let black_tc = config.engines[game.black].limits.describe();
+    if white_tc == black_tc {
+        tags.push(("TimeControl", white_tc));
+    } else {
+        tags.push(("TimeControl", "?".into()));
+        tags.push(("WhiteTimeControl", white_tc));
+        tags.push(("BlackTimeControl", black_tc));
+    }
+    tags.push(("Termination", game.termination.keyword().into()));
+    tags.push(("PlyCount", game.moves.len().to_string()));
+
+    let mut out = String::new();
+    for (name, value) in &tags {
+        let _ = writeln!(out, "[{name} \"{}\"]", escaped(value));
+    }
+    out.push('\n');
+
+    let mut tokens: Vec<String> = Vec::new();
+    // Checked play follows partial turns (a step whose removal came as a
+    // move of its own) as well as whole ones.
+    let mut replay = Game::from_position(*rules, game.opening.start);
+    for (i, record) in game.moves.iter().enumerate() {
+        let pos = *replay.position();
+        // A move number stays on the line of its move.
+        let white_to_move = pos.side_to_move() == Color::White;
+        if white_to_move && pos.pending_removals() == 0 {
+            tokens.push(format!("{}. {}", pos.fullmove(), record.mv));
+        } else if i == 0 {
+            tokens.push(format!("{}... {}", pos.fullmove(), record.mv));
+        } else {
+            tokens.push(record.mv.to_string());
+        }
+        let comment = if record.book {
+            "{book}".to_string()
+        } else {
+            let time = format!("{:.3}s", record.time.as_secs_f64());
+            match (record.score, record.depth) {
+                (Some(s), Some(d)) => format!("{{{}/{d} {time}}}", s.text()),
+                (Some(s), None) => format!("{{{} {time}}}", s.text()),
+                _ => format!("{{{time}}}"),
+            }
+        };
+        tokens.push(comment);
+        let _ = replay.play(record.mv);
+    }
+    tokens.push(format!("{{{}}}", comment_text(&game.detail)));
+    tokens.push(game.termination.result_text().into());
+
+    let mut line = String::new();
+    for token in tokens {
+        if !line.is_empty() && line.len() + 1 + token.len() > LINE_WIDTH {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&token);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        for (days, date) in [
+            (0, (1970, 1, 1)),
+            (19_723, (2024, 1, 1)),
+            (11_016, (2000, 2, 29)),
+            (20_000, (2024, 10, 4)),
+            (60_000, (2134, 4, 11)),
+        ] {
+            assert_eq!(civil_from_days(days), date, "{days}");
+        }
+        assert_eq!(pgn_date(UNIX_EPOCH), "1970.01.01");
+    }
+
+    #[test]
+    fn escaping() {
+        assert_eq!(escaped(r#"a "b" \c"#), r#"a \"b\" \\c"#);
+        assert_eq!(comment_text("x {y}"), "x y");
+    }
+}

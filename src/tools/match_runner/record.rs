@@ -1,0 +1,149 @@
+//! What a finished game leaves behind: its moves with the engines' scores
+//! and times, how it ended and the result.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use super::openings::Opening;
+use crate::core::{Color, Move, Outcome};
+
+/// An engine's evaluation, from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineScore {
+    /// Centipawns, the protocol's unit (about 100 to a piece).
+    Cp(i32),
+    /// Mate in N moves (negative: being mated).
+    Mate(i32),
+}
+
+impl EngineScore {
+    /// `+0.35`, `-1.00`, `+M3`, `-M2`.
+    pub fn text(self) -> String {
+        match self {
+            EngineScore::Cp(cp) => format!("{:+.2}", cp as f64 / 100.0),
+            EngineScore::Mate(n) if n < 0 => format!("-M{}", -n),
+            EngineScore::Mate(n) => format!("+M{n}"),
+        }
+    }
+}
+
+/// One turn of the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRecord {
+    pub mv: Move,
+    /// From the opening, not chosen by an engine.
+    pub book: bool,
+    pub score: Option<EngineScore>,
+    pub depth: Option<u32>,
+    /// From `go` to `bestmove`.
+    pub time: Duration,
+}
+
+/// How an engine forfeited a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Fault {
+    IllegalMove,
+    MalformedMove,
+    MissingMove,
+    Crash,
+    Hang,
+    TimeForfeit,
+}
+
+impl Fault {
+    pub const ALL: [Fault; 6] = [
+        Fault::IllegalMove,
+        Fault::MalformedMove,
+        Fault::MissingMove,
+        Fault::Crash,
+        Fault::Hang,
+        Fault::TimeForfeit,
+    ];
+
+    /// The PGN `Termination` value.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Fault::IllegalMove => "illegal move",
+            Fault::MalformedMove => "malformed move",
+            Fault::MissingMove => "missing move",
+            Fault::Crash => "crash",
+            Fault::Hang => "hang",
+            Fault::TimeForfeit => "time forfeit",
+        }
+    }
+}
+
+/// Why the game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// The rules ended it: a win, or a draw by repetition, the N-move
+    /// rules or a full board.
+    Rules(Outcome),
+    /// `--max-moves` full moves were played: a draw.
+    MaxMoves,
+    /// The engine playing `side` forfeited.
+    Fault { side: Color, fault: Fault },
+}
+
+impl Termination {
+    /// The PGN `Termination` value: `normal`, `max moves` or the fault.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Termination::Rules(_) => "normal",
+            Termination::MaxMoves => "max moves",
+            Termination::Fault { fault, .. } => fault.keyword(),
+        }
+    }
+
+    /// White's half points: 2 for a win, 1 for a draw, 0 for a loss.
+    pub fn white_half_points(self) -> u8 {
+        match self {
+            Termination::Rules(Outcome::Win { winner, .. }) => 2 * (winner == Color::White) as u8,
+            Termination::Rules(Outcome::Draw(_)) | Termination::MaxMoves => 1,
+            Termination::Fault { side, .. } => 2 * (side == Color::Black) as u8,
+        }
+    }
+
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result_text(self) -> &'static str {
+        match self.white_half_points() {
+            2 => "1-0",
+            0 => "0-1",
+            _ => "1/2-1/2",
+        }
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// Game number from 0, in schedule order.
+    pub index: usize,
+    /// The pairing (first engine against opponent `pairing + 1`).
+    pub pairing: usize,
+    /// The pair of games with colours reversed this game belongs to.
+    pub pair: usize,
+    /// Engine indices.
+    pub white: usize,
+    pub black: usize,
+    pub opening: Arc<Opening>,
+    /// Book moves first, then the engines' moves.
+    pub moves: Vec<MoveRecord>,
+    /// `info string error ...` lines the engines sent during the game,
+    /// prefixed with their colour.
+    pub complaints: Vec<String>,
+    pub termination: Termination,
+    /// A sentence: the rules' verdict or what the engine did wrong.
+    pub detail: String,
+    pub started: SystemTime,
+    pub duration: Duration,
+}
+
+impl GameRecord {
+    pub fn engine(&self, side: Color) -> usize {
+        match side {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+}

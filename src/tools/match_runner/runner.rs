@@ -1,0 +1,278 @@
+//! The match itself: starts each engine once to check it (fatal errors
+//! stop here), schedules the game pairs, plays them on `--concurrency`
+//! worker threads (each with its own engine processes), and counts,
+//! prints and writes the results as they come in, stopping early when
+//! the SPRT decides.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::Instant;
+
+use anyhow::Context;
+
+use super::config::Config;
+use super::openings;
+use super::pgn;
+use super::process::Registry;
+use super::record::GameRecord;
+use super::referee::{GameJob, Referee};
+use super::report;
+use super::slot::{Slot, option_lines, start_engine};
+use super::tally::Tally;
+
+/// The outcome of a match.
+pub struct MatchSummary {
+    pub names: Vec<String>,
+    pub tally: Tally,
+    pub planned: usize,
+    pub elapsed_s: f64,
+}
+
+/// The schedule: for each pair, for each pairing, a game with the first
+/// engine as White and one with colours reversed, over the same opening.
+pub fn schedule(config: &Config, openings: &[Arc<openings::Opening>]) -> Vec<GameJob> {
+    let games = config.games as usize;
+    let mut jobs = Vec::with_capacity(games * (config.engines.len() - 1));
+    for (pair, opening) in openings.iter().enumerate() {
+        for pairing in 0..config.engines.len() - 1 {
+            for g in 0..2 {
+                if 2 * pair + g >= games {
+                    break;
+                }
+                let (white, black) = if g == 0 {
+                    (0, pairing + 1)
+                } else {
+                    (pairing + 1, 0)
+                };
+                jobs.push(GameJob {
+                    index: jobs.len(),
+                    pairing,
+                    pair,
+                    white,
+                    black,
+                    opening: Arc::clone(opening),
+                });
+            }
+        }
+    }
+    jobs
+}
+
+/// Display names: `name=`, else the engine's `id name`, else the command;
+/// repeated names get ` #2`, ` #3`, ...
+fn names(config: &Config, id_names: &[Option<String>]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (spec, id) in config.engines.iter().zip(id_names) {
+        let base = spec
+            .name
+            .clone()
+            .or_else(|| id.clone())
+            .unwrap_or_else(|| spec.cmd.display().to_string());
+        let mut name = base.clone();
+        let mut n = 2;
+        while out.contains(&name) {
+            name = format!("{base} #{n}");
+            n += 1;
+        }
+        out.push(name);
+    }
+    out
+}
+
+/// Writes PGN records in game order, holding back early finishers.
+struct PgnSink {
+    file: Option<BufWriter<File>>,
+    waiting: BTreeMap<usize, Option<String>>,
+    next: usize,
+}
+
+impl PgnSink {
+    /// Queues game `index` (`None`: abandoned) and writes what is due.
+    fn push(&mut self, index: usize, text: Option<String>) -> std::io::Result<()> {
+        let Some(file) = &mut self.file else {
+            return Ok(());
+        };
+        self.waiting.insert(index, text);
+        while let Some(entry) = self.waiting.remove(&self.next) {
+            if let Some(text) = entry {
+                file.write_all(text.as_bytes())?;
+            }
+            self.next += 1;
+        }
+        file.flush()
+    }
+
+    /// Writes everything still held back (the games after an abandoned
+    /// or never-played one).
+    fn finish(&mut self) -> std::io::Result<()> {
+        let Some(file) = &mut self.file else {
+            return Ok(());
+        };
+        for text in std::mem::take(&mut self.waiting).into_values().flatten() {
+            file.write_all(text.as_bytes())?;
+        }
+        file.flush()
+    }
+}
+
+/// Plays the match; errors are fatal setup problems (an engine that does
+/// not start, a bad openings file, an unwritable PGN file).
+pub fn run_match(config: &Config) -> anyhow::Result<MatchSummary> {
+    let started = Instant::now();
+    let registry = Arc::new(Registry::new());
+    let count = config.engines.len();
+
+    // Each engine is started once up front, so a wrong path or an engine
+    // that does not speak the protocol stops the match before any game;
+    // these processes then serve the first worker.
+    let mut first_slot = Slot::new(count);
+    let mut id_names = Vec::new();
+    for i in 0..count {
+        let spec = &config.engines[i];
+        let mut process = start_engine(config, i, &registry)
+            .with_context(|| format!("engine {} (`{}`)", i + 1, spec.cmd.display()))?;
+        for line in option_lines(config, i) {
+            let name = line
+                .trim_start_matches("setoption name ")
+                .split(" value ")
+                .next()
+                .unwrap_or("");
+            if !process
+                .advertised
+                .iter()
+                .any(|a| a.eq_ignore_ascii_case(name))
+            {
+                eprintln!(
+                    "warning: engine {} (`{}`) does not list option `{name}`",
+                    i + 1,
+                    spec.cmd.display()
+                );
+            }
+        }
+        for error in process.take_errors() {
+            eprintln!(
+                "warning: engine {} (`{}`): {error}",
+                i + 1,
+                spec.cmd.display()
+            );
+        }
+        id_names.push(process.id_name.clone());
+        first_slot.engines[i] = Some(process);
+    }
+    let names = names(config, &id_names);
+
+    let pairs = config.games.div_ceil(2) as usize;
+    let openings = openings::for_pairs(&config.openings, &config.rules, config.seed, pairs)?;
+    let jobs = schedule(config, &openings);
+    let planned = jobs.len();
+
+    let file = match &config.pgn {
+        None => None,
+        Some(path) => {
+            Some(BufWriter::new(File::create(path).with_context(|| {
+                format!("cannot create PGN file {}", path.display())
+            })?))
+        }
+    };
+    let mut pgn_sink = PgnSink {
+        file,
+        waiting: BTreeMap::new(),
+        next: 0,
+    };
+
+    let stop = AtomicBool::new(false);
+    let next_job = AtomicUsize::new(0);
+    let workers = config.concurrency.clamp(1, planned.max(1));
+    let referee = Referee {
+        config,
+        names: &names,
+        registry: &registry,
+        stop: &stop,
+    };
+    let mut tally = Tally::new(count);
+    let mut write_error: Option<std::io::Error> = None;
+    let mut started_workers = 0;
+    let terminal = std::io::stdout().is_terminal();
+    let mut stdout = std::io::stdout().lock();
+
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<(usize, Option<GameRecord>)>();
+        let mut first_slot = Some(first_slot);
+        for w in 0..workers {
+            let tx = tx.clone();
+            let mut slot = first_slot.take().unwrap_or_else(|| Slot::new(count));
+            let (referee, jobs, stop, next_job) = (&referee, &jobs, &stop, &next_job);
+            let spawned = std::thread::Builder::new()
+                .name(format!("match-slot-{w}"))
+                .spawn_scoped(scope, move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        let i = next_job.fetch_add(1, Ordering::Relaxed);
+                        let Some(job) = jobs.get(i) else { break };
+                        let record = referee.play(job, &mut slot);
+                        if tx.send((i, record)).is_err() {
+                            break;
+                        }
+                    }
+                });
+            match spawned {
+                Ok(_) => started_workers += 1,
+                Err(e) => eprintln!("warning: cannot start worker thread {w}: {e}"),
+            }
+        }
+        drop(tx);
+
+        for (index, record) in rx {
+            let Some(record) = record else {
+                if let Err(e) = pgn_sink.push(index, None) {
+                    write_error.get_or_insert(e);
+                }
+                continue;
+            };
+            if tally.add(&record, config.sprt.as_ref())
+                && tally.pairings.iter().any(|p| p.decision.is_some())
+            {
+                stop.store(true, Ordering::Relaxed);
+            }
+            let text = pgn_sink
+                .file
+                .is_some()
+                .then(|| pgn::format_game(&record, config, &names));
+            if let Err(e) = pgn_sink.push(index, text) {
+                write_error.get_or_insert(e);
+                stop.store(true, Ordering::Relaxed);
+            }
+            if !config.quiet {
+                let last = tally.games.last().expect("just added");
+                let line = report::progress_line(config, &names, &tally, planned, last);
+                // A closed stdout is no reason to stop the match.
+                let _ = if terminal {
+                    write!(stdout, "\r\x1b[2K{line}")
+                } else {
+                    writeln!(stdout, "{line}")
+                };
+                let _ = stdout.flush();
+            }
+        }
+    });
+    if started_workers == 0 {
+        anyhow::bail!("cannot start any worker thread");
+    }
+    if terminal && !config.quiet && tally.played() > 0 {
+        let _ = writeln!(stdout);
+    }
+    let finished = pgn_sink.finish();
+    if let Some(e) = write_error {
+        return Err(e).context("cannot write the PGN file");
+    }
+    finished.context("cannot write the PGN file")?;
+    drop(registry);
+    Ok(MatchSummary {
+        names,
+        tally,
+        planned,
+        elapsed_s: started.elapsed().as_secs_f64(),
+    })
+}

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# A misbehaving engine for tests/match_runner.rs: it starts properly, then
+# claims to have no move (`bestmove (none)`) in a game that is not over.
+while IFS= read -r line; do
+  case "$line" in
+    uci) echo "id name missing"; echo "uciok" ;;
+    isready) echo "readyok" ;;
+    go*) echo "bestmove (none)" ;;
+    quit) exit 0 ;;
+  esac
+done

@@ -69,6 +69,10 @@ pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 /// Late-move reductions: first move index and minimum depth.
 pub const LMR_MIN_MOVES: usize = 3;
 pub const LMR_MIN_DEPTH: i32 = 3;
+/// Reverse futility pruning: at non-PV nodes up to this depth, a static
+/// evaluation this far (per ply of depth) above beta cuts off.
+pub const RFP_MAX_DEPTH: i32 = 3;
+pub const RFP_MARGIN: i32 = 90;
 /// Quiescence: how many plies of mill-closing moves to follow.
 pub const QS_MAX_PLY: i32 = 6;
 /// Nodes between two looks at the clock.

@@ -8,6 +8,7 @@ use super::eval::evaluate;
 use super::ordering::{OrderingTables, pick};
 use super::params::{
     ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, CHECK_EVERY, LMR_MIN_DEPTH, LMR_MIN_MOVES, QS_MAX_PLY,
+    RFP_MARGIN, RFP_MAX_DEPTH,
 };
 use super::tt::Bound;
 use super::{
@@ -486,6 +487,18 @@ impl<'a> Worker<'a> {
                 if cut {
                     return s;
                 }
+            }
+        }
+        // Reverse futility: far enough above beta at a shallow node, the
+        // static evaluation stands (not while a removal is owed).
+        if !pv_node
+            && depth <= RFP_MAX_DEPTH
+            && pos.pending_removals() == 0
+            && beta.abs() < MATE_BOUND
+        {
+            let stand = evaluate(pos, &self.rules);
+            if stand - RFP_MARGIN * depth >= beta && pos.has_legal_move(&self.rules) {
+                return stand;
             }
         }
         let mut list = self.take_list();

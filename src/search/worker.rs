@@ -18,6 +18,35 @@ use crate::core::game::draw_by_rule;
 use crate::core::moves::MAX_MOVES;
 use crate::core::{FullBoardAction, Move, MoveList, Position, Rules};
 
+/// Late-move reductions by depth and move number: about
+/// `0.75 + ln(depth) * ln(moves) / 2.25` plies, built at compile time.
+static LMR_TABLE: [[i32; 64]; 64] = {
+    let mut t = [[0; 64]; 64];
+    let mut d = 1;
+    while d < 64 {
+        let mut m = 1;
+        while m < 64 {
+            // ln(x) * 1000 by a bit-length approximation (const fn has no
+            // floating-point logarithm).
+            let r = (750 + ln_milli(d as u32) * ln_milli(m as u32) / 2250) / 1000;
+            t[d][m] = r as i32;
+            m += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// Natural logarithm times 1000, from the bit length and a linear
+/// interpolation of the mantissa (at most 0.065 below ln).
+const fn ln_milli(x: u32) -> i64 {
+    let bits = 31 - x.leading_zeros() as i64;
+    let base = 1i64 << bits;
+    let frac = ((x as i64 - base) * 1000) / base;
+    // log2(1 + f) ~ f; ln(x) = log2(x) * ln 2.
+    (bits * 1000 + frac) * 693 / 1000
+}
+
 /// Buckets of the repetition filter (a power of two, minus one).
 const KEY_FILTER_MASK: usize = 4095;
 
@@ -536,7 +565,8 @@ impl<'a> Worker<'a> {
                 score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node);
             } else {
                 let reduction = if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES {
-                    1 + (i >= 8 && depth >= 6) as i32 + (!pv_node && i >= 16) as i32
+                    let r = LMR_TABLE[(depth as usize).min(63)][i.min(63)] + !pv_node as i32;
+                    r.clamp(1, depth - 1)
                 } else {
                     0
                 };
@@ -657,5 +687,34 @@ impl<'a> Worker<'a> {
         self.lists
             .pop()
             .unwrap_or_else(|| Box::new(MoveList::new()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_approximation_is_close() {
+        for x in 1..200u32 {
+            let exact = (x as f64).ln() * 1000.0;
+            let approx = ln_milli(x) as f64;
+            assert!(
+                (exact - approx).abs() <= 65.0,
+                "ln({x}): {approx} vs {exact}"
+            );
+        }
+    }
+
+    #[test]
+    fn reductions_grow_with_depth_and_move_number() {
+        for d in 1..63 {
+            for m in 1..63 {
+                assert!(LMR_TABLE[d][m] <= LMR_TABLE[d + 1][m]);
+                assert!(LMR_TABLE[d][m] <= LMR_TABLE[d][m + 1]);
+            }
+        }
+        assert_eq!(LMR_TABLE[1][1], 0);
+        assert!(LMR_TABLE[20][40] >= 3);
     }
 }

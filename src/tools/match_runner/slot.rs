@@ -48,19 +48,7 @@ pub fn start_engine(
         fault: Fault::Crash,
         detail: format!("cannot start `{}`: {e}", spec.cmd.display()),
     })?;
-    let failed = |what: &str, f: Failure| match f {
-        Failure::Gone(how) => StartError {
-            fault: Fault::Crash,
-            detail: format!("{how} before answering `{what}`"),
-        },
-        Failure::Timeout => StartError {
-            fault: Fault::Hang,
-            detail: format!(
-                "no answer to `{what}` within {} ms",
-                config.init_timeout.as_millis()
-            ),
-        },
-    };
+    let failed = |what: &str, f| start_error(f, &format!("answering `{what}`"), what, config);
     process
         .handshake(config.init_timeout)
         .map_err(|f| failed("uci", f))?;
@@ -71,6 +59,24 @@ pub fn start_engine(
         .sync(config.init_timeout)
         .map_err(|f| failed("isready", f))?;
     Ok(process)
+}
+
+/// The fault for an engine that died (`Gone`) before `doing`, or gave no
+/// answer to `command` in time.
+fn start_error(f: Failure, doing: &str, command: &str, config: &Config) -> StartError {
+    match f {
+        Failure::Gone(how) => StartError {
+            fault: Fault::Crash,
+            detail: format!("{how} before {doing}"),
+        },
+        Failure::Timeout => StartError {
+            fault: Fault::Hang,
+            detail: format!(
+                "no answer to `{command}` within {} ms",
+                config.init_timeout.as_millis()
+            ),
+        },
+    }
 }
 
 /// The processes of one worker thread, indexed like `config.engines`.
@@ -108,19 +114,7 @@ impl Slot {
             }
             Err(f) => {
                 process.kill();
-                Err(match f {
-                    Failure::Gone(how) => StartError {
-                        fault: Fault::Crash,
-                        detail: format!("{how} before a new game"),
-                    },
-                    Failure::Timeout => StartError {
-                        fault: Fault::Hang,
-                        detail: format!(
-                            "no `readyok` after `ucinewgame` within {} ms",
-                            config.init_timeout.as_millis()
-                        ),
-                    },
-                })
+                Err(start_error(f, "a new game", "ucinewgame", config))
             }
         }
     }

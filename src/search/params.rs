@@ -40,7 +40,7 @@ pub const PLACING: EvalWeights = EvalWeights {
 
 pub const MOVING: EvalWeights = EvalWeights {
     in_hand: 100,
-    open_mill: 12,
+    open_mill: 25,
     closable_now: 60,
     double_threat: 20,
     mobility: 10,

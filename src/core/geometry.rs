@@ -185,6 +185,30 @@ impl Geometry {
         Bitboard(set)
     }
 
+    /// The points adjacent to at least one point of `b`: a step along the
+    /// ring either way, and a step along a spoke (or diagonal) in or out.
+    #[inline]
+    pub fn neighbours(&self, b: Bitboard) -> Bitboard {
+        let x = b.0;
+        let spokes = self.cross_slots * BYTES;
+        let along = ring_rotl(x, 1) | ring_rotr(x, 1);
+        let across = ((x & spokes) << 8 | (x & spokes) >> 8) & 0x00ff_ffff;
+        Bitboard(along | across)
+    }
+
+    /// The number of (piece of `own`, adjacent empty point) pairs: the
+    /// slides `own` would have if it could not fly. Each direction maps a
+    /// point to at most one neighbour, so one count per direction adds up.
+    #[inline]
+    pub fn mobility(&self, own: Bitboard, empty: Bitboard) -> u32 {
+        let (x, e) = (own.0, empty.0);
+        let spokes = x & (self.cross_slots * BYTES);
+        (ring_rotl(x, 1) & e).count_ones()
+            + (ring_rotr(x, 1) & e).count_ones()
+            + ((spokes << 8) & e & 0x00ff_ffff).count_ones()
+            + ((spokes >> 8) & e).count_ones()
+    }
+
     /// The empty points where a piece of `own` would complete a line with
     /// two pieces of `own`.
     #[inline]
@@ -255,6 +279,29 @@ mod tests {
 
     fn set(names: &[&str]) -> Bitboard {
         names.iter().fold(Bitboard::EMPTY, |b, n| b.with(p(n)))
+    }
+
+    #[test]
+    fn shifted_adjacency_matches_the_tables() {
+        for g in [&PLAIN, &DIAGONAL] {
+            for p in Point::ALL {
+                let one = Bitboard::EMPTY.with(p);
+                assert_eq!(g.neighbours(one), g.adjacent[p.index()], "{p}");
+            }
+            // Random sets: neighbours is the union, mobility the sum.
+            let mut x: u32 = 0x2545_f491;
+            for _ in 0..2000 {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                let own = Bitboard(x & 0x00ff_ffff);
+                let empty = Bitboard((x >> 7 | x << 11) & 0x00ff_ffff) & !own;
+                let union = own.fold(Bitboard::EMPTY, |u, p| u | g.adjacent[p.index()]);
+                assert_eq!(g.neighbours(own), union);
+                let sum: u32 = own.map(|p| (g.adjacent[p.index()] & empty).count()).sum();
+                assert_eq!(g.mobility(own, empty), sum);
+            }
+        }
     }
 
     #[test]

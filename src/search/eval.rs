@@ -62,13 +62,8 @@ fn side_terms(pos: &Position, rules: &Rules, c: Color, w: &EvalWeights) -> i32 {
         + f.double_closers.count() as i32 * w.double_threat;
 
     if w.mobility != 0 || w.blocked != 0 || w.running_mill != 0 {
-        let mut mobility = 0;
-        let mut blocked = 0;
-        for p in own {
-            let n = (g.adjacent[p.index()] & empty).count() as i32;
-            mobility += n;
-            blocked += (n == 0) as i32;
-        }
+        let mobility = g.mobility(own, empty) as i32;
+        let blocked = (own & !g.neighbours(empty)).count() as i32;
         if pos.in_hand(c) == 0 && !pos.can_fly(rules, c) {
             // A running mill: a piece of a closed mill that can step out to
             // a point where it completes another line.

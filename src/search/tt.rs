@@ -5,6 +5,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
+use super::largemem::{LargeBuffer, Zeroable};
 use crate::core::Move;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,8 +35,11 @@ const BUCKET: usize = 4;
 #[repr(align(64))]
 struct Bucket([Slot; BUCKET]);
 
+// SAFETY: a bucket is atomics only; all-zero is four empty slots.
+unsafe impl Zeroable for Bucket {}
+
 pub struct Tt {
-    table: Vec<Bucket>,
+    table: LargeBuffer<Bucket>,
     age: AtomicU8,
 }
 
@@ -74,15 +78,7 @@ impl Tt {
     pub fn new(mb: usize) -> Result<Tt, TtAllocError> {
         let bytes = mb.max(1).checked_mul(1 << 20).ok_or(TtAllocError(mb))?;
         let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let mut table = Vec::new();
-        table
-            .try_reserve_exact(buckets)
-            .map_err(|_| TtAllocError(mb))?;
-        let slot = || Slot {
-            check: AtomicU64::new(0),
-            data: AtomicU64::new(0),
-        };
-        table.extend((0..buckets).map(|_| Bucket([slot(), slot(), slot(), slot()])));
+        let table = LargeBuffer::zeroed(buckets).ok_or(TtAllocError(mb))?;
         Ok(Tt {
             table,
             age: AtomicU8::new(0),
@@ -90,7 +86,7 @@ impl Tt {
     }
 
     pub fn clear(&self) {
-        for s in self.table.iter().flat_map(|b| &b.0) {
+        for s in self.table.as_slice().iter().flat_map(|b| &b.0) {
             s.check.store(0, Relaxed);
             s.data.store(0, Relaxed);
         }
@@ -105,7 +101,8 @@ impl Tt {
 
     #[inline]
     fn bucket(&self, key: u64) -> &[Slot; BUCKET] {
-        &self.table[(((key >> 32) * self.table.len() as u64) >> 32) as usize].0
+        let table = self.table.as_slice();
+        &table[(((key >> 32) * table.len() as u64) >> 32) as usize].0
     }
 
     /// Asks the CPU to start loading `key`'s bucket (a child's key, just
@@ -173,9 +170,10 @@ impl Tt {
     /// Permille of a sample of entries written in the current search.
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Relaxed);
-        let n = (self.table.len() * BUCKET).min(1000);
+        let n = (self.table.as_slice().len() * BUCKET).min(1000);
         let used = self
             .table
+            .as_slice()
             .iter()
             .flat_map(|b| &b.0)
             .take(n)

@@ -129,6 +129,93 @@ impl Position {
         enumerate_removals(rules, step, after, owed, &mut chosen, 0, first, list);
     }
 
+    /// Whether `m` is one of the legal whole turns here, exactly as the
+    /// generator lists it. Steps with at most one removal are checked
+    /// directly (a hash-table move is checked this way before it is
+    /// searched without generating); pending and multiple removals fall
+    /// back to generating.
+    pub fn is_legal(&self, rules: &Rules, m: Move) -> bool {
+        let us = self.side;
+        if self.material(us) < Rules::MIN_PIECES as u32
+            || self.material(us.opponent()) < Rules::MIN_PIECES as u32
+        {
+            return false;
+        }
+        let Some(to) = m.to() else {
+            return self.pending > 0 && self.is_generated(rules, m);
+        };
+        if self.pending > 0 || !self.empty().contains(to) {
+            return false;
+        }
+        let own = self.board[us.index()];
+        let placing = self.hand[us.index()] > 0;
+        let own_after = match m.from() {
+            None if placing => own.with(to),
+            None => return false,
+            Some(from) => {
+                let adjacent = rules.geometry().adjacent[from.index()].contains(to);
+                let reachable = if placing {
+                    rules.move_in_placing && adjacent
+                } else {
+                    adjacent || self.can_fly(rules, us)
+                };
+                if !own.contains(from) || !reachable {
+                    return false;
+                }
+                own.without(from).with(to)
+            }
+        };
+        match self.removals_earned(rules, to, own_after) {
+            0 => m.removal_count() == 0,
+            1 => {
+                let mut after = *self;
+                after.do_step(rules, m.from(), to);
+                let removable = after.removable(rules);
+                let mut removals = m.removals();
+                match (removals.next(), removals.next()) {
+                    (None, _) => removable.is_empty(),
+                    (Some(r), None) => removable.contains(r),
+                    _ => false,
+                }
+            }
+            _ => self.is_generated(rules, m),
+        }
+    }
+
+    fn is_generated(&self, rules: &Rules, m: Move) -> bool {
+        let mut list = MoveList::new();
+        self.legal_moves(rules, &mut list);
+        list.contains(m)
+    }
+
+    /// Whether there are at least two legal turns: a lower bound from the
+    /// empty points or the free slides settles almost every position
+    /// without generating.
+    pub fn has_several_moves(&self, rules: &Rules) -> bool {
+        let us = self.side;
+        let own = self.board[us.index()];
+        let empty = self.empty();
+        if self.pending == 0
+            && self.material(us) >= Rules::MIN_PIECES as u32
+            && self.material(us.opponent()) >= Rules::MIN_PIECES as u32
+        {
+            // Every counted (piece, target) pair is at least one turn.
+            let lower = if self.hand[us.index()] > 0 {
+                empty.count()
+            } else if self.can_fly(rules, us) {
+                own.count() * empty.count()
+            } else {
+                rules.geometry().mobility(own, empty)
+            };
+            if lower >= 2 {
+                return true;
+            }
+        }
+        let mut list = MoveList::new();
+        self.legal_moves(rules, &mut list);
+        list.len() >= 2
+    }
+
     /// The number of legal whole turns, counted without building them
     /// where the rules allow (perft's last ply).
     pub fn count_moves(&self, rules: &Rules) -> u64 {
@@ -233,7 +320,34 @@ fn enumerate_removals(
 
 #[cfg(test)]
 mod tests {
-    use crate::core::{MoveList, Position, Variant};
+    use crate::core::{Move, MoveList, Point, Position, Rules, Variant};
+
+    /// `is_legal` agrees with the generated list on the legal moves, on
+    /// the previous position's moves, and on variations of each: other
+    /// removals, no removal, a second removal, every placement.
+    fn check_is_legal(rules: &Rules, pos: &Position, all: &MoveList, previous: &[Move]) {
+        let mut candidates: Vec<Move> = all.iter().chain(previous).copied().collect();
+        for &m in all.iter().chain(previous) {
+            candidates.push(m.step());
+            for p in Point::ALL {
+                candidates.push(m.step().with_removal(p));
+                candidates.push(m.with_removal(p));
+                candidates.push(Move::remove_only(p));
+                candidates.push(Move::place(p));
+                if let Some(from) = m.from() {
+                    candidates.push(Move::slide(from, p));
+                }
+            }
+        }
+        for m in candidates {
+            assert_eq!(
+                pos.is_legal(rules, m),
+                all.contains(m),
+                "{m} at {}",
+                pos.fen(rules)
+            );
+        }
+    }
 
     /// `mill_moves` is exactly the removing subset of `legal_moves`, and
     /// `count_moves` agrees with the list, along a few long random games.
@@ -244,6 +358,7 @@ mod tests {
             let mut pos = Position::startpos(&rules);
             let (mut all, mut mills) = (MoveList::new(), MoveList::new());
             let mut seed = 0x1234_5678_u64 ^ variant as u64;
+            let mut previous = Vec::new();
             for _ in 0..300 {
                 pos.legal_moves(&rules, &mut all);
                 pos.mill_moves(&rules, &mut mills);
@@ -264,6 +379,9 @@ mod tests {
                 } else {
                     assert!(all.is_empty(), "a finished game has no moves");
                 }
+                assert_eq!(pos.has_several_moves(&rules), all.len() >= 2);
+                check_is_legal(&rules, &pos, &all, &previous);
+                previous = all.to_vec();
                 if all.is_empty() {
                     break;
                 }

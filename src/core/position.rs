@@ -438,13 +438,6 @@ impl Position {
             .find(|&l| l.step() == m.step() && set(l) == set(m))
     }
 
-    /// Whether `m` is one of the legal whole turns here.
-    pub fn is_legal(&self, rules: &Rules, m: Move) -> bool {
-        let mut list = MoveList::new();
-        self.legal_moves(rules, &mut list);
-        list.contains(m)
-    }
-
     /// The result if the game is over by the position alone (fewer than
     /// three pieces, no legal move, full board); draws that need the
     /// game's history are the `Game`'s business.

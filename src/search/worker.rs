@@ -504,7 +504,11 @@ impl<'a> Worker<'a> {
         }
         let key = pos.key();
         let hit = self.shared.tt.probe(key);
-        let tt_move = hit.and_then(|h| h.mv);
+        // A stored move is only a hint (another thread or another position
+        // may have written it): it is checked before it is played.
+        let tt_move = hit
+            .and_then(|h| h.mv)
+            .filter(|&m| pos.is_legal(&self.rules, m));
         if let Some(h) = hit {
             if !pv_node && h.depth >= depth {
                 let s = score_from_tt(h.score, ply);
@@ -531,31 +535,65 @@ impl<'a> Worker<'a> {
             }
         }
         let mut list = self.take_list();
-        pos.legal_moves(&self.rules, &mut list);
-        if list.is_empty() {
-            self.lists.push(list);
-            return self.no_move_score(pos, ply);
-        }
-        let n = list.len();
         let mut score_box = self
             .score_pool
             .pop()
             .unwrap_or_else(|| Box::new([0; MAX_MOVES]));
-        let scores = &mut score_box[..n];
-        self.ordering
-            .score(pos, &self.rules, ply, tt_move, &list, scores);
-        let moves = list.as_mut_slice();
+        // Staged: a legal hash move is searched first, and the moves are
+        // generated and scored only if it does not cut off.
+        let mut generated = false;
+        let mut n = 0;
+        let forced = match tt_move {
+            Some(_) => !pos.has_several_moves(&self.rules),
+            None => {
+                pos.legal_moves(&self.rules, &mut list);
+                if list.is_empty() {
+                    self.lists.push(list);
+                    self.score_pool.push(score_box);
+                    return self.no_move_score(pos, ply);
+                }
+                // A single legal move is searched at full depth (it is forced).
+                list.len() == 1
+            }
+        };
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut quiets_tried: [Option<Move>; 64] = [None; 64];
         let mut quiet_count = 0;
-        // A single legal move is searched at full depth (it is forced).
-        let forced = n == 1;
-        for i in 0..n {
-            pick(moves, scores, i);
-            let m = moves[i];
-            let quiet = m.removal_count() == 0 && scores[i] < super::params::ORDER_BLOCK;
+        for i in 0.. {
+            let (m, quiet) = match tt_move {
+                Some(t) if i == 0 => (t, false),
+                _ => {
+                    if !generated {
+                        generated = true;
+                        if tt_move.is_some() {
+                            pos.legal_moves(&self.rules, &mut list);
+                        }
+                        n = list.len();
+                        self.ordering.score(
+                            pos,
+                            &self.rules,
+                            ply,
+                            tt_move,
+                            &list,
+                            &mut score_box[..n],
+                        );
+                        if tt_move.is_some() {
+                            // Already searched: it goes to the front.
+                            pick(list.as_mut_slice(), &mut score_box[..n], 0);
+                        }
+                    }
+                    if i >= n {
+                        break;
+                    }
+                    let (moves, scores) = (list.as_mut_slice(), &mut score_box[..n]);
+                    pick(moves, scores, i);
+                    let quiet =
+                        moves[i].removal_count() == 0 && scores[i] < super::params::ORDER_BLOCK;
+                    (moves[i], quiet)
+                }
+            };
             let child = pos.play_unchecked(&self.rules, m);
             self.shared.tt.prefetch(child.key());
             self.push_key(child.key());

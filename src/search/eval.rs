@@ -17,13 +17,14 @@ fn can_complete_at(g: &Geometry, own: Bitboard, e: Point, movers: Bitboard) -> b
         .any(|&part| own.includes(part) && (movers & !part).nonempty())
 }
 
-/// Whether `c` can close a mill with its next step from `pos`.
+/// Whether `c` can close a mill with its next step from `pos`, given the
+/// empty points that complete a line of `c` (`closers`). Every step that
+/// earns a removal passes; a few that earn none (a one-time mill formed
+/// again) pass too.
 #[inline]
-pub fn can_close_mill(pos: &Position, rules: &Rules, c: Color) -> bool {
+pub fn can_close_mill(pos: &Position, rules: &Rules, c: Color, closers: Bitboard) -> bool {
     let g = rules.geometry();
     let own = pos.pieces(c);
-    let empty = pos.empty();
-    let closers = g.closing_points(own, empty);
     if closers.is_empty() {
         return false;
     }
@@ -51,7 +52,8 @@ fn weights(pos: &Position, rules: &Rules) -> &'static EvalWeights {
     }
 }
 
-fn side_terms(pos: &Position, rules: &Rules, c: Color, w: &EvalWeights) -> i32 {
+/// One side's terms, and the empty points that complete its lines.
+fn side_terms(pos: &Position, rules: &Rules, c: Color, w: &EvalWeights) -> (i32, Bitboard) {
     let g = rules.geometry();
     let own = pos.pieces(c);
     let empty = pos.empty();
@@ -81,16 +83,35 @@ fn side_terms(pos: &Position, rules: &Rules, c: Color, w: &EvalWeights) -> i32 {
             s += mobility * w.mobility / 2;
         }
     }
-    s
+    (s, f.closers)
+}
+
+/// A static evaluation, and what the quiescence search needs besides.
+#[derive(Clone, Copy, Debug)]
+pub struct Evaluation {
+    /// For the side to move.
+    pub score: i32,
+    /// Whether the side to move may have a step that closes a mill (if
+    /// false, it has none).
+    pub can_close: bool,
 }
 
 /// The evaluation of `pos` for the side to move.
+#[inline]
 pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
+    evaluate_full(pos, rules).score
+}
+
+/// The evaluation of `pos` for the side to move, with its by-products.
+pub fn evaluate_full(pos: &Position, rules: &Rules) -> Evaluation {
     let us = pos.side_to_move();
     let them = us.opponent();
     let w = weights(pos, rules);
-    let mut s = side_terms(pos, rules, us, w) - side_terms(pos, rules, them, w) + w.tempo;
-    if can_close_mill(pos, rules, us) {
+    let (ours, our_closers) = side_terms(pos, rules, us, w);
+    let (theirs, _) = side_terms(pos, rules, them, w);
+    let mut s = ours - theirs + w.tempo;
+    let can_close = can_close_mill(pos, rules, us, our_closers);
+    if can_close {
         s += w.closable_now;
     }
     // A side reduced to three pieces with flying off and no move is lost;
@@ -98,7 +119,10 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
     if pos.in_hand(them) == 0 && pos.pieces(them).count() <= 3 && !pos.can_fly(rules, them) {
         s += PIECE / 4;
     }
-    s
+    Evaluation {
+        score: s,
+        can_close,
+    }
 }
 
 /// Opponent lines through `p` that hold two of their pieces and an empty

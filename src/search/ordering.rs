@@ -105,10 +105,16 @@ impl OrderingTables {
 /// step, so a cut-off early saves sorting the rest).
 #[inline]
 pub fn pick(moves: &mut [Move], scores: &mut [i32], i: usize) {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[best] {
+    let Some((&first, rest)) = scores[i..].split_first() else {
+        return;
+    };
+    // The first of equal scores wins; iterating the slice keeps the loop
+    // free of bounds checks.
+    let (mut best, mut best_score) = (i, first);
+    for (j, &s) in (i + 1..).zip(rest) {
+        if s > best_score {
             best = j;
+            best_score = s;
         }
     }
     moves.swap(i, best);

@@ -4,7 +4,7 @@
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
-use super::eval::evaluate;
+use super::eval::{evaluate, evaluate_full};
 use super::ordering::{OrderingTables, pick};
 use super::params::{
     ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, CHECK_EVERY, LMR_MIN_DEPTH, LMR_MIN_MOVES, QS_MAX_PLY,
@@ -680,8 +680,12 @@ impl<'a> Worker<'a> {
         if !pos.has_legal_move(&self.rules) {
             return self.no_move_score(pos, ply);
         }
-        let stand = evaluate(pos, &self.rules);
-        if stand >= beta || qply >= QS_MAX_PLY || ply >= MAX_PLY - 1 {
+        let eval = evaluate_full(pos, &self.rules);
+        let stand = eval.score;
+        // Without a mill to close (and no removal owed) there is nothing
+        // to follow.
+        let quiet = !eval.can_close && pos.pending_removals() == 0;
+        if stand >= beta || quiet || qply >= QS_MAX_PLY || ply >= MAX_PLY - 1 {
             return stand;
         }
         let mut list = self.take_list();

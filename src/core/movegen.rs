@@ -6,6 +6,16 @@ use super::point::{Bitboard, Point};
 use super::position::Position;
 use super::rules::Rules;
 
+/// What every step of one generation shares.
+struct StepGen {
+    /// The empty points that complete a line of the mover's pieces.
+    closers: Bitboard,
+    /// The opponent's pieces a mill may remove.
+    removable: Bitboard,
+    /// Only steps that earn a removal are wanted.
+    mills_only: bool,
+}
+
 impl Position {
     /// Appends every legal whole turn to `list` (which is cleared first).
     /// A finished game (fewer than three pieces) has no moves.
@@ -35,24 +45,30 @@ impl Position {
         let empty = self.empty();
         let g = rules.geometry();
         let adjacent = &g.adjacent;
-        // With `mills_only`, only points that complete a line are tried.
-        let closing = |rest: Bitboard| {
-            if mills_only {
-                g.closing_points(rest, empty)
+        // A step can close a mill only on a point that completes a line of
+        // the pieces before the step (a slide only takes one away).
+        let closers = g.closing_points(own, empty);
+        let ctx = StepGen {
+            closers,
+            // The opponent's removable pieces do not depend on our step.
+            removable: if closers.nonempty() {
+                self.removable(rules)
             } else {
-                empty
-            }
+                Bitboard::EMPTY
+            },
+            mills_only,
         };
+        let targets = if mills_only { closers } else { empty };
         if self.hand[us.index()] > 0 {
-            for to in closing(own) {
-                self.push_step(rules, Move::place(to), own.with(to), list, mills_only);
+            for to in targets {
+                self.push_step(rules, &ctx, Move::place(to), to, own.with(to), list);
             }
             if rules.move_in_placing {
                 for from in own {
                     let rest = own.without(from);
-                    for to in adjacent[from.index()] & closing(rest) {
+                    for to in adjacent[from.index()] & targets {
                         let step = Move::slide(from, to);
-                        self.push_step(rules, step, rest.with(to), list, mills_only);
+                        self.push_step(rules, &ctx, step, to, rest.with(to), list);
                     }
                 }
             }
@@ -60,44 +76,47 @@ impl Position {
             let flying = self.can_fly(rules, us);
             for from in own {
                 let rest = own.without(from);
-                let targets = if flying {
-                    closing(rest)
+                let reach = if flying {
+                    targets
                 } else {
-                    adjacent[from.index()] & closing(rest)
+                    adjacent[from.index()] & targets
                 };
-                for to in targets {
+                for to in reach {
                     let step = Move::slide(from, to);
-                    self.push_step(rules, step, rest.with(to), list, mills_only);
+                    self.push_step(rules, &ctx, step, to, rest.with(to), list);
                 }
             }
         }
     }
 
-    /// Pushes a step and, when it closes a mill, one move per removal choice.
+    /// Pushes a step to `to` and, when it closes a mill, one move per
+    /// removal choice.
     #[inline]
     fn push_step(
         &self,
         rules: &Rules,
+        ctx: &StepGen,
         step: Move,
+        to: Point,
         own_after: Bitboard,
         list: &mut MoveList,
-        mills_only: bool,
     ) {
-        let to = step.to().unwrap_or(Point::ALL[0]);
-        let earned = self.removals_earned(rules, to, own_after);
-        if earned == 0 {
-            if !mills_only {
+        let earned = if ctx.closers.contains(to) {
+            self.removals_earned(rules, to, own_after)
+        } else {
+            0
+        };
+        if earned == 0 || ctx.removable.is_empty() {
+            if !ctx.mills_only {
                 list.push(step);
             }
-            return;
-        }
-        let mut after = *self;
-        after.do_step(rules, step.from(), to);
-        if after.removable(rules).is_empty() {
-            if !mills_only {
-                list.push(step);
+        } else if earned == 1 {
+            for r in ctx.removable {
+                list.push(step.with_removal(r));
             }
         } else {
+            let mut after = *self;
+            after.do_step(rules, step.from(), to);
             self.push_removals(rules, Some(step), after, earned, list);
         }
     }

@@ -33,6 +33,10 @@ pub struct LineFeatures {
     pub double_closers: Bitboard,
     /// The own pieces standing in a closed line.
     pub in_mills: Bitboard,
+    /// Pieces of `in_mills` that can slide to an adjacent empty point and
+    /// complete a line there without being one of its two pieces (the
+    /// "running mill").
+    pub runners: Bitboard,
 }
 
 const BYTES: u32 = 0x0001_0101;
@@ -213,13 +217,24 @@ impl Geometry {
     /// two pieces of `own`.
     #[inline]
     pub fn closing_points(&self, own: Bitboard, empty: Bitboard) -> Bitboard {
-        self.line_features(own, empty).closers
+        let (a, e) = (own.0, empty.0);
+        let corners = 0xaa * BYTES;
+        let (a1, a2) = (ring_rotr(a, 1), ring_rotr(a, 2));
+        let (e1, e2) = (ring_rotr(e, 1), ring_rotr(e, 2));
+        let hole0 = e & a1 & a2 & corners;
+        let hole1 = a & e1 & a2 & corners;
+        let hole2 = a & a1 & e2 & corners;
+        let (r0, r1, r2) = (a & 0xff, (a >> 8) & 0xff, (a >> 16) & 0xff);
+        let (f0, f1, f2) = (e & 0xff, (e >> 8) & 0xff, (e >> 16) & 0xff);
+        let m = self.cross_slots;
+        let cross = (f0 & r1 & r2 & m) | (r0 & f1 & r2 & m) << 8 | (r0 & r1 & f2 & m) << 16;
+        Bitboard(hole0 | ring_rotl(hole1, 1) | ring_rotl(hole2, 2) | cross)
     }
 
     /// Open and closed lines of `own`, all lines at once with bit tricks:
     /// a ring's four sides are found by rotating the ring's byte, the
     /// spokes and diagonals by aligning the three rings' bytes.
-    #[inline]
+    #[inline(always)]
     pub fn line_features(&self, own: Bitboard, empty: Bitboard) -> LineFeatures {
         let (a, e) = (own.0, empty.0);
         let corners = 0xaa * BYTES;
@@ -257,6 +272,20 @@ impl Geometry {
             | ring_rotl(sides_closed, 1)
             | ring_rotl(sides_closed, 2)
             | (cross_closed * BYTES);
+        // Runners. A ring edge lies in exactly one ring side, a spoke edge
+        // in one spoke or diagonal; a slide along an edge to a hole counts
+        // when another line through the hole is completable. Into a
+        // corner k from k - 1 the other side is the one starting at k
+        // (hole at offset 0); from k + 1 it is the one ending at k (offset
+        // 2); midpoints have only the spoke; along a spoke, any side.
+        let cross = cross_hole0 | cross_hole1 << 8 | cross_hole2 << 16;
+        let (side_start, side_end) = (hole0, ring_rotl(hole2, 2));
+        let side = side_start | ring_rotl(hole1, 1) | side_end;
+        let spokes = m * BYTES;
+        let runners = in_mills
+            & (ring_rotr(cross | side_start, 1)
+                | ring_rotl(cross | side_end, 1)
+                | (((side & spokes) << 8 | (side & spokes) >> 8) & 0x00ff_ffff));
         let open = (hole0 | hole1 | hole2).count_ones()
             + (cross_hole0 | cross_hole1 | cross_hole2).count_ones();
         LineFeatures {
@@ -265,6 +294,7 @@ impl Geometry {
             closers: Bitboard(closers),
             double_closers: Bitboard(doubles),
             in_mills: Bitboard(in_mills),
+            runners: Bitboard(runners),
         }
     }
 }
@@ -363,6 +393,7 @@ mod tests {
     #[test]
     fn line_features_agree_with_the_line_list() {
         let mut seed = 0x9e37_79b9_u64;
+        let mut total_runners = 0;
         for _ in 0..20_000 {
             seed = seed
                 .wrapping_mul(6364136223846793005)
@@ -385,10 +416,20 @@ mod tests {
                     }
                 }
                 want.closers = seen;
+                for p in want.in_mills {
+                    let mut steps = g.adjacent[p.index()] & empty;
+                    if steps.any(|q| g.mills_through(q, own.without(p)) > 0) {
+                        want.runners = want.runners.with(p);
+                    }
+                }
+                let runners = want.runners.count();
                 assert_eq!(g.line_features(own, empty), want, "{own:?} {empty:?}");
+                total_runners += runners;
                 assert_eq!(g.pieces_in_mills(own), want.in_mills);
+                assert_eq!(g.closing_points(own, empty), want.closers);
             }
         }
+        assert!(total_runners > 1000, "the sample has runners");
     }
 
     #[test]

@@ -122,6 +122,20 @@ impl Move {
         self.removals().count()
     }
 
+    /// Whether the turn removes a piece (removals are packed from the
+    /// first field, so one field says it).
+    #[inline]
+    pub fn has_removal(self) -> bool {
+        (self.0.get() >> 10) & FIELD != NONE
+    }
+
+    /// The step's `to` and `from` fields as one number below 1024 (`from`
+    /// is 31 for a placement): an index for per-step tables.
+    #[inline]
+    pub fn step_index(self) -> usize {
+        (self.0.get() & 0x3ff) as usize
+    }
+
     #[inline]
     pub fn is_placement(self) -> bool {
         self.to().is_some() && self.from().is_none()
@@ -337,6 +351,24 @@ mod tests {
 
     fn p(s: &str) -> Point {
         s.parse().unwrap()
+    }
+
+    #[test]
+    fn step_index_and_removal_flag() {
+        let mut seen = std::collections::HashSet::new();
+        for to in Point::ALL {
+            let mut steps = vec![Move::place(to)];
+            steps.extend(Point::ALL.iter().filter(|&&f| f != to).map(|&f| Move::slide(f, to)));
+            for step in steps {
+                assert!(step.step_index() < 1024);
+                assert!(seen.insert(step.step_index()), "{step}");
+                assert!(!step.has_removal());
+                let with = step.with_removal(p("a1"));
+                assert!(with.has_removal());
+                assert_eq!(with.step_index(), step.step_index());
+            }
+        }
+        assert!(Move::remove_only(p("g7")).has_removal());
     }
 
     #[test]

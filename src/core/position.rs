@@ -268,6 +268,19 @@ impl Position {
     /// and returns the removals it earns; the turn is not ended.
     #[inline]
     pub(crate) fn do_step(&mut self, rules: &Rules, from: Option<Point>, to: Point) -> u8 {
+        self.apply_step(from, to);
+        let us = self.side;
+        let own = self.board[us.index()];
+        let earned = self.removals_earned(rules, to, own);
+        if earned > 0 && rules.one_time_mills {
+            self.record_formed_mills(rules, to);
+        }
+        earned
+    }
+
+    /// Moves or places the piece, keeping the key, hand and counters.
+    #[inline]
+    fn apply_step(&mut self, from: Option<Point>, to: Point) {
         let us = self.side;
         let own = match from {
             Some(from) => {
@@ -284,12 +297,7 @@ impl Position {
                 self.board[us.index()].with(to)
             }
         };
-        let earned = self.removals_earned(rules, to, own);
         self.board[us.index()] = own;
-        if earned > 0 && rules.one_time_mills {
-            self.record_formed_mills(rules, to);
-        }
-        earned
     }
 
     fn record_formed_mills(&mut self, rules: &Rules, to: Point) {
@@ -343,7 +351,11 @@ impl Position {
     pub fn play_unchecked(&self, rules: &Rules, m: Move) -> Position {
         let mut next = *self;
         if let Some(to) = m.to() {
-            next.do_step(rules, m.from(), to);
+            next.apply_step(m.from(), to);
+            // Records exactly the lines that would have earned a removal.
+            if rules.one_time_mills {
+                next.record_formed_mills(rules, to);
+            }
         }
         for r in m.removals() {
             next.do_remove(r);

@@ -67,17 +67,9 @@ fn side_terms(pos: &Position, rules: &Rules, c: Color, w: &EvalWeights) -> (i32,
         let mobility = g.mobility(own, empty) as i32;
         let blocked = (own & !g.neighbours(empty)).count() as i32;
         if pos.in_hand(c) == 0 && !pos.can_fly(rules, c) {
-            // A running mill: a piece of a closed mill that can step out to
-            // a point where it completes another line.
-            let mut running = 0;
-            for p in f.in_mills {
-                let rest = own.without(p);
-                running += (g.adjacent[p.index()] & empty & f.closers)
-                    .any(|q| g.mills_through(q, rest) > 0) as i32;
-                if running >= 2 {
-                    break;
-                }
-            }
+            // Running mills: pieces of a closed mill that can step out to a
+            // point where they complete another line (two count at most).
+            let running = f.runners.count().min(2) as i32;
             s += mobility * w.mobility - blocked * w.blocked + running * w.running_mill;
         } else {
             s += mobility * w.mobility / 2;

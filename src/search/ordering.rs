@@ -5,19 +5,9 @@ use super::eval::threats_through;
 use super::params::{HISTORY_MAX, ORDER_BLOCK, ORDER_KILLER, ORDER_MILL, ORDER_TT};
 use crate::core::{Bitboard, Move, Position, Rules};
 
-/// Index of a move's step in the history table: `from` (24 for a
-/// placement, 25 for a removal-only turn) times 24 plus `to`.
-#[inline]
-fn history_index(m: Move) -> usize {
-    let from = m
-        .from()
-        .map_or(if m.to().is_some() { 24 } else { 25 }, |p| p.index());
-    let to = m.to().map_or_else(
-        || m.removals().next().map_or(0, |p| p.index()),
-        |p| p.index(),
-    );
-    from * 24 + to
-}
+/// History entries per side: one per step (`Move::step_index`). Only
+/// quiet moves (no removal) are scored or updated by history.
+const HISTORY_SIZE: usize = 1024;
 
 /// Per-thread ordering memory.
 pub struct OrderingTables {
@@ -29,13 +19,13 @@ impl OrderingTables {
     pub fn new(max_ply: usize) -> OrderingTables {
         OrderingTables {
             killers: vec![[None; 2]; max_ply + 1],
-            history: vec![0; 2 * 26 * 24],
+            history: vec![0; 2 * HISTORY_SIZE],
         }
     }
 
     #[inline]
     fn hist(&self, side: usize, m: Move) -> i32 {
-        self.history[side * 26 * 24 + history_index(m)]
+        self.history[side * HISTORY_SIZE + m.step_index()]
     }
 
     /// Rewards the move that caused a cut-off and punishes the quiet
@@ -43,7 +33,7 @@ impl OrderingTables {
     pub fn update(&mut self, side: usize, ply: usize, best: Move, tried: &[Move], depth: i32) {
         let bonus = (depth * depth).min(400);
         let mut apply = |m: Move, delta: i32| {
-            let h = &mut self.history[side * 26 * 24 + history_index(m)];
+            let h = &mut self.history[side * HISTORY_SIZE + m.step_index()];
             *h += delta - *h * delta.abs() / HISTORY_MAX;
         };
         apply(best, bonus);
@@ -81,7 +71,7 @@ impl OrderingTables {
             let m = *m;
             *o = if Some(m) == tt_move {
                 ORDER_TT
-            } else if m.removal_count() > 0 {
+            } else if m.has_removal() {
                 let mut v = ORDER_MILL + 1000 * m.removal_count() as i32;
                 for r in m.removals() {
                     v += 100 * threats_through(rules, r, theirs, empty)

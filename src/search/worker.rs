@@ -590,7 +590,7 @@ impl<'a> Worker<'a> {
                     let (moves, scores) = (list.as_mut_slice(), &mut score_box[..n]);
                     pick(moves, scores, i);
                     let quiet =
-                        moves[i].removal_count() == 0 && scores[i] < super::params::ORDER_BLOCK;
+                        !moves[i].has_removal() && scores[i] < super::params::ORDER_BLOCK;
                     (moves[i], quiet)
                 }
             };
@@ -694,7 +694,7 @@ impl<'a> Worker<'a> {
         let mut best = stand;
         for i in 0..list.len() {
             let m = list[i];
-            if m.removal_count() == 0 {
+            if !m.has_removal() {
                 continue;
             }
             self.nodes += 1;

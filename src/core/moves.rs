@@ -358,7 +358,12 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for to in Point::ALL {
             let mut steps = vec![Move::place(to)];
-            steps.extend(Point::ALL.iter().filter(|&&f| f != to).map(|&f| Move::slide(f, to)));
+            steps.extend(
+                Point::ALL
+                    .iter()
+                    .filter(|&&f| f != to)
+                    .map(|&f| Move::slide(f, to)),
+            );
             for step in steps {
                 assert!(step.step_index() < 1024);
                 assert!(seen.insert(step.step_index()), "{step}");

@@ -561,6 +561,9 @@ impl<'a> Worker<'a> {
         let mut best_move = None;
         let mut quiets_tried: [Option<Move>; 64] = [None; 64];
         let mut quiet_count = 0;
+        // The next move's child, made early so that its table bucket is
+        // on its way while the current move is searched.
+        let mut ahead: Option<(usize, Position)> = None;
         for i in 0.. {
             let (m, quiet) = match tt_move {
                 Some(t) if i == 0 => (t, false),
@@ -588,14 +591,30 @@ impl<'a> Worker<'a> {
                         break;
                     }
                     let (moves, scores) = (list.as_mut_slice(), &mut score_box[..n]);
-                    pick(moves, scores, i);
-                    let quiet =
-                        !moves[i].has_removal() && scores[i] < super::params::ORDER_BLOCK;
+                    if ahead.is_none_or(|(j, _)| j != i) {
+                        pick(moves, scores, i);
+                    }
+                    let quiet = !moves[i].has_removal() && scores[i] < super::params::ORDER_BLOCK;
                     (moves[i], quiet)
                 }
             };
-            let child = pos.play_unchecked(&self.rules, m);
-            self.shared.tt.prefetch(child.key());
+            let child = match ahead.take() {
+                Some((j, c)) if j == i => c,
+                _ => {
+                    let c = pos.play_unchecked(&self.rules, m);
+                    self.shared.tt.prefetch(c.key());
+                    c
+                }
+            };
+            // Children that probe the table are worth fetching one move
+            // ahead (picking is deterministic, so the next pick is known).
+            if depth >= 2 && generated && i + 1 < n {
+                let (moves, scores) = (list.as_mut_slice(), &mut score_box[..n]);
+                pick(moves, scores, i + 1);
+                let next = pos.play_unchecked(&self.rules, moves[i + 1]);
+                self.shared.tt.prefetch(next.key());
+                ahead = Some((i + 1, next));
+            }
             self.push_key(child.key());
             let new_depth = if forced { depth } else { depth - 1 };
             let mut score;

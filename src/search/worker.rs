@@ -559,7 +559,8 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        let mut quiets_tried: [Option<Move>; 64] = [None; 64];
+        // Quiet moves searched so far (entries past `quiet_count` are filler).
+        let mut quiets_tried = [Move::place(crate::core::Point::ALL[0]); 64];
         let mut quiet_count = 0;
         // The next move's child, made early so that its table bucket is
         // on its way while the current move is searched.
@@ -658,19 +659,15 @@ impl<'a> Worker<'a> {
                     }
                     if score >= beta {
                         if quiet {
-                            let tried: Vec<Move> = quiets_tried[..quiet_count]
-                                .iter()
-                                .flatten()
-                                .copied()
-                                .collect();
-                            self.ordering.update(us.index(), ply, m, &tried, depth);
+                            let tried = &quiets_tried[..quiet_count];
+                            self.ordering.update(us.index(), ply, m, tried, depth);
                         }
                         break;
                     }
                 }
             }
             if quiet && quiet_count < quiets_tried.len() {
-                quiets_tried[quiet_count] = Some(m);
+                quiets_tried[quiet_count] = m;
                 quiet_count += 1;
             }
         }

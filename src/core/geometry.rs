@@ -217,18 +217,8 @@ impl Geometry {
     /// two pieces of `own`.
     #[inline]
     pub fn closing_points(&self, own: Bitboard, empty: Bitboard) -> Bitboard {
-        let (a, e) = (own.0, empty.0);
-        let corners = 0xaa * BYTES;
-        let (a1, a2) = (ring_rotr(a, 1), ring_rotr(a, 2));
-        let (e1, e2) = (ring_rotr(e, 1), ring_rotr(e, 2));
-        let hole0 = e & a1 & a2 & corners;
-        let hole1 = a & e1 & a2 & corners;
-        let hole2 = a & a1 & e2 & corners;
-        let (r0, r1, r2) = (a & 0xff, (a >> 8) & 0xff, (a >> 16) & 0xff);
-        let (f0, f1, f2) = (e & 0xff, (e >> 8) & 0xff, (e >> 16) & 0xff);
-        let m = self.cross_slots;
-        let cross = (f0 & r1 & r2 & m) | (r0 & f1 & r2 & m) << 8 | (r0 & r1 & f2 & m) << 16;
-        Bitboard(hole0 | ring_rotl(hole1, 1) | ring_rotl(hole2, 2) | cross)
+        // Inlined, the unused features are optimised away.
+        self.line_features(own, empty).closers
     }
 
     /// Open and closed lines of `own`, all lines at once with bit tricks:

@@ -187,9 +187,8 @@ impl Position {
         match self.removals_earned(rules, to, own_after) {
             0 => m.removal_count() == 0,
             1 => {
-                let mut after = *self;
-                after.do_step(rules, m.from(), to);
-                let removable = after.removable(rules);
+                // The opponent's removable pieces do not depend on our step.
+                let removable = self.removable(rules);
                 let mut removals = m.removals();
                 match (removals.next(), removals.next()) {
                     (None, _) => removable.is_empty(),

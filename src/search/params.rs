@@ -100,7 +100,7 @@ pub struct TimeParams {
 
 pub const TIME: TimeParams = TimeParams {
     moves_to_go_moving: 30,
-    placing_bonus_pct: 350,
+    placing_bonus_pct: 500,
     max_share_pct: 30,
     hard_factor: 4,
 };

@@ -53,9 +53,9 @@ pub fn format_game(game: &GameRecord, config: &Config, names: &[String]) -> Stri
         ("Event", config.event.clone()),
         ("Site", "?".into()),
         ("Date", pgn_date(game.started)),
-        ("Round", (game.index + 1).to_string()),
-        ("White", names[game.white].clone()),
-        ("Black", names[game.black].clone()),
+        ("Round", (game.job.index + 1).to_string()),
+        ("White", names[game.job.white].clone()),
+        ("Black", names[game.job.black].clone()),
         ("Result", game.termination.result_text().into()),
         ("Variant", config.variant.name().into()),
     ];
@@ -67,12 +67,12 @@ pub fn format_game(game: &GameRecord, config: &Config, names: &[String]) -> Stri
             .collect();
         tags.push(("Rules", rules_text.join(" ")));
     }
-    if let Some(fen) = &game.opening.fen {
+    if let Some(fen) = &game.job.opening.fen {
         tags.push(("SetUp", "1".into()));
         tags.push(("FEN", fen.clone()));
     }
-    let white_tc = config.engines[game.white].limits.describe();
-    let black_tc = config.engines[game.black].limits.describe();
+    let white_tc = config.engines[game.job.white].limits.describe();
+    let black_tc = config.engines[game.job.black].limits.describe();
     if white_tc == black_tc {
         tags.push(("TimeControl", white_tc));
     } else {
@@ -92,7 +92,7 @@ pub fn format_game(game: &GameRecord, config: &Config, names: &[String]) -> Stri
     let mut tokens: Vec<String> = Vec::new();
     // Checked play follows partial turns (a step whose removal came as a
     // move of its own) as well as whole ones.
-    let mut replay = Game::from_position(*rules, game.opening.start);
+    let mut replay = Game::from_position(*rules, game.job.opening.start);
     for (i, record) in game.moves.iter().enumerate() {
         let pos = *replay.position();
         // A move number stays on the line of its move.

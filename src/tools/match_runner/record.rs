@@ -1,10 +1,9 @@
 //! What a finished game leaves behind: its moves with the engines' scores
 //! and times, how it ended and the result.
 
-use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use super::openings::Opening;
+use super::referee::GameJob;
 use crate::core::{Color, Move, Outcome};
 
 /// An engine's evaluation, from the side to move's point of view.
@@ -117,16 +116,8 @@ impl Termination {
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
-    /// Game number from 0, in schedule order.
-    pub index: usize,
-    /// The pairing (first engine against opponent `pairing + 1`).
-    pub pairing: usize,
-    /// The pair of games with colours reversed this game belongs to.
-    pub pair: usize,
-    /// Engine indices.
-    pub white: usize,
-    pub black: usize,
-    pub opening: Arc<Opening>,
+    /// The game as scheduled: number, pairing, colours, opening.
+    pub job: GameJob,
     /// Book moves first, then the engines' moves.
     pub moves: Vec<MoveRecord>,
     /// `info string error ...` lines the engines sent during the game,
@@ -141,9 +132,6 @@ pub struct GameRecord {
 
 impl GameRecord {
     pub fn engine(&self, side: Color) -> usize {
-        match side {
-            Color::White => self.white,
-            Color::Black => self.black,
-        }
+        self.job.engine(side)
     }
 }

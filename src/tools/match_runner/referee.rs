@@ -17,16 +17,21 @@ use crate::core::{Color, Game, Move};
 /// One game to play.
 #[derive(Clone, Debug)]
 pub struct GameJob {
+    /// Game number from 0, in schedule order.
     pub index: usize,
+    /// The pairing (first engine against opponent `pairing + 1`).
     pub pairing: usize,
+    /// The pair of games with colours reversed this game belongs to.
     pub pair: usize,
+    /// Engine indices.
     pub white: usize,
     pub black: usize,
     pub opening: Arc<Opening>,
 }
 
 impl GameJob {
-    fn engine(&self, side: Color) -> usize {
+    /// The engine index playing `side`.
+    pub fn engine(&self, side: Color) -> usize {
         match side {
             Color::White => self.white,
             Color::Black => self.black,
@@ -124,12 +129,7 @@ impl Referee<'_> {
             complaints: Vec::new(),
         };
         let finish = |played: Played, termination, detail| GameRecord {
-            index: job.index,
-            pairing: job.pairing,
-            pair: job.pair,
-            white: job.white,
-            black: job.black,
-            opening: Arc::clone(&job.opening),
+            job: job.clone(),
             moves: played.moves,
             complaints: played.complaints,
             termination,

@@ -107,21 +107,21 @@ impl Tally {
         let white_half = game.termination.white_half_points();
         let black_half = 2 - white_half;
         self.white.add(white_half);
-        self.engines[game.white].as_white.add(white_half);
-        self.engines[game.black].as_black.add(black_half);
+        self.engines[game.job.white].as_white.add(white_half);
+        self.engines[game.job.black].as_black.add(black_half);
         *self
             .terminations
             .entry(game.termination.keyword())
             .or_default() += 1;
-        let p = &mut self.pairings[game.pairing];
-        let first_half = if game.white == p.first {
+        let p = &mut self.pairings[game.job.pairing];
+        let first_half = if game.job.white == p.first {
             p.first_white.add(white_half);
             white_half
         } else {
             p.first_black.add(black_half);
             black_half
         };
-        let completed = match p.open_pairs.remove(&game.pair) {
+        let completed = match p.open_pairs.remove(&game.job.pair) {
             Some(other) => {
                 p.penta.add_pair(other, first_half);
                 if let Some(sprt) = sprt {
@@ -132,22 +132,22 @@ impl Tally {
                 true
             }
             None => {
-                p.open_pairs.insert(game.pair, first_half);
+                p.open_pairs.insert(game.job.pair, first_half);
                 false
             }
         };
         self.games.push(GameSummary {
-            index: game.index,
-            pairing: game.pairing,
-            pair: game.pair,
-            white: game.white,
-            black: game.black,
+            index: game.job.index,
+            pairing: game.job.pairing,
+            pair: game.job.pair,
+            white: game.job.white,
+            black: game.job.black,
             result: game.termination.result_text(),
             termination: game.termination.keyword(),
             detail: game.detail.clone(),
             complaints: game.complaints.clone(),
             plies: game.moves.len(),
-            opening: game.opening.line(),
+            opening: game.job.opening.line(),
             duration: game.duration,
         });
         completed

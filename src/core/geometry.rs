@@ -33,24 +33,68 @@ pub struct LineFeatures {
     pub double_closers: Bitboard,
     /// The own pieces standing in a closed line.
     pub in_mills: Bitboard,
-    /// Pieces of `in_mills` that can slide to an adjacent empty point and
-    /// complete a line there without being one of its two pieces (the
-    /// "running mill").
+    /// Own pieces that can slide to an adjacent empty point and complete
+    /// a line there without being one of its two pieces.
+    pub sliders: Bitboard,
+    /// The pieces of `sliders` that stand in a closed line (the "running
+    /// mill").
     pub runners: Bitboard,
 }
 
-const BYTES: u32 = 0x0001_0101;
+// The bit tricks work on a word holding two boards, so that both sides'
+// features cost one pass: lane 0 is bits 0..24, lane 1 bits 32..56, and
+// each lane holds the three rings as bytes (slot k of ring r is bit
+// 8r + k).
+
+/// Bit 0 of each lane.
+const LANE_ONES: u64 = 0x0000_0001_0000_0001;
+/// Bit 0 of each ring of each lane.
+const BYTES: u64 = 0x0001_0101 * LANE_ONES;
+/// Every point of both lanes.
+const LANES: u64 = 0x00ff_ffff * LANE_ONES;
+/// Multiplying a slot byte by this copies it into the three rings.
+const RINGS: u64 = 0x0001_0101;
 
 /// Rotates each ring (byte) so that slot `k + n` lands on slot `k`.
 #[inline]
-const fn ring_rotr(x: u32, n: u32) -> u32 {
+const fn ring_rotr(x: u64, n: u32) -> u64 {
     ((x >> n) & ((0xff >> n) * BYTES)) | ((x << (8 - n)) & (((0xff << (8 - n)) & 0xff) * BYTES))
 }
 
 /// Rotates each ring (byte) so that slot `k` lands on slot `k + n`.
 #[inline]
-const fn ring_rotl(x: u32, n: u32) -> u32 {
+const fn ring_rotl(x: u64, n: u32) -> u64 {
     ring_rotr(x, 8 - n)
+}
+
+/// The features of both lanes, before they are split and counted.
+struct LaneFeatures {
+    /// Open lines: ring sides marked at their first corner (bytes 0..3),
+    /// spokes and diagonals at their slot (byte 3).
+    open: u64,
+    /// Closed lines, marked the same way.
+    closed: u64,
+    closers: u64,
+    doubles: u64,
+    in_mills: u64,
+    sliders: u64,
+}
+
+impl LaneFeatures {
+    #[inline(always)]
+    fn lane(&self, i: u32) -> LineFeatures {
+        let take = |x: u64| (x >> (32 * i)) as u32;
+        let board = |x: u64| Bitboard(take(x) & Bitboard::FULL.0);
+        LineFeatures {
+            open: take(self.open).count_ones(),
+            closed: take(self.closed).count_ones(),
+            closers: board(self.closers),
+            double_closers: board(self.doubles),
+            in_mills: board(self.in_mills),
+            sliders: board(self.sliders),
+            runners: board(self.sliders & self.in_mills),
+        }
+    }
 }
 
 const fn pt(ring: u8, slot: u8) -> u32 {
@@ -180,24 +224,21 @@ impl Geometry {
     /// The points of `own` that stand in at least one mill of `own`.
     #[inline]
     pub fn pieces_in_mills(&self, own: Bitboard) -> Bitboard {
-        let a = own.0;
+        let a = own.0 as u64;
         // Ring sides start at the corners (odd slots): slots k, k+1, k+2.
         let sides = a & ring_rotr(a, 1) & ring_rotr(a, 2) & (0xaa * BYTES);
         let mut set = sides | ring_rotl(sides, 1) | ring_rotl(sides, 2);
-        let cross = a & (a >> 8) & (a >> 16) & self.cross_slots;
-        set |= cross * BYTES;
-        Bitboard(set)
+        let cross = a & (a >> 8) & (a >> 16) & self.cross_slots as u64;
+        set |= cross * RINGS;
+        Bitboard(set as u32)
     }
 
     /// The points adjacent to at least one point of `b`: a step along the
     /// ring either way, and a step along a spoke (or diagonal) in or out.
     #[inline]
     pub fn neighbours(&self, b: Bitboard) -> Bitboard {
-        let x = b.0;
-        let spokes = self.cross_slots * BYTES;
-        let along = ring_rotl(x, 1) | ring_rotr(x, 1);
-        let across = ((x & spokes) << 8 | (x & spokes) >> 8) & 0x00ff_ffff;
-        Bitboard(along | across)
+        let x = b.0 as u64;
+        Bitboard((ring_rotl(x, 1) | ring_rotr(x, 1) | self.across(x)) as u32)
     }
 
     /// The number of (piece of `own`, adjacent empty point) pairs: the
@@ -205,12 +246,37 @@ impl Geometry {
     /// point to at most one neighbour, so one count per direction adds up.
     #[inline]
     pub fn mobility(&self, own: Bitboard, empty: Bitboard) -> u32 {
-        let (x, e) = (own.0, empty.0);
-        let spokes = x & (self.cross_slots * BYTES);
-        (ring_rotl(x, 1) & e).count_ones()
-            + (ring_rotr(x, 1) & e).count_ones()
-            + ((spokes << 8) & e & 0x00ff_ffff).count_ones()
-            + ((spokes >> 8) & e).count_ones()
+        self.mobility_pair(own, Bitboard::EMPTY, empty)[0]
+    }
+
+    /// `mobility` of two sides at once.
+    #[inline]
+    pub fn mobility_pair(&self, a: Bitboard, b: Bitboard, empty: Bitboard) -> [u32; 2] {
+        let x = a.0 as u64 | (b.0 as u64) << 32;
+        let e = empty.0 as u64 * LANE_ONES;
+        let spokes = x & (self.cross_slots as u64 * BYTES);
+        // Four directions, one bit each per piece and free neighbour; the
+        // lanes are apart, so two sums of the shifted sets count them.
+        let dirs = [
+            ring_rotl(x, 1) & e,
+            ring_rotr(x, 1) & e,
+            (spokes << 8) & e,
+            (spokes >> 8) & e,
+        ];
+        let mut n = [0; 2];
+        for d in dirs {
+            n[0] += (d as u32).count_ones();
+            n[1] += ((d >> 32) as u32).count_ones();
+        }
+        n
+    }
+
+    /// The spoke (and diagonal) neighbours of the points of `x`, in both
+    /// lanes.
+    #[inline(always)]
+    fn across(&self, x: u64) -> u64 {
+        let spokes = x & (self.cross_slots as u64 * BYTES);
+        (spokes << 8 | spokes >> 8) & LANES
     }
 
     /// The empty points where a piece of `own` would complete a line with
@@ -226,7 +292,23 @@ impl Geometry {
     /// spokes and diagonals by aligning the three rings' bytes.
     #[inline(always)]
     pub fn line_features(&self, own: Bitboard, empty: Bitboard) -> LineFeatures {
-        let (a, e) = (own.0, empty.0);
+        self.lanes(own.0 as u64, empty.0 as u64).lane(0)
+    }
+
+    /// `line_features` of two sides, `a` and `b`, at once.
+    #[inline(always)]
+    pub fn line_features_pair(
+        &self,
+        a: Bitboard,
+        b: Bitboard,
+        empty: Bitboard,
+    ) -> [LineFeatures; 2] {
+        let f = self.lanes(a.0 as u64 | (b.0 as u64) << 32, empty.0 as u64 * LANE_ONES);
+        [f.lane(0), f.lane(1)]
+    }
+
+    #[inline(always)]
+    fn lanes(&self, a: u64, e: u64) -> LaneFeatures {
         let corners = 0xaa * BYTES;
         let (a1, a2) = (ring_rotr(a, 1), ring_rotr(a, 2));
         let (e1, e2) = (ring_rotr(e, 1), ring_rotr(e, 2));
@@ -237,18 +319,22 @@ impl Geometry {
         let hole2 = a & a1 & e2 & corners;
         let sides_closed = a & a1 & a2 & corners;
         // Spokes and diagonals: ring bytes aligned at slot k.
-        let (r0, r1, r2) = (a & 0xff, (a >> 8) & 0xff, (a >> 16) & 0xff);
-        let (f0, f1, f2) = (e & 0xff, (e >> 8) & 0xff, (e >> 16) & 0xff);
-        let m = self.cross_slots;
+        let slots = 0xff * LANE_ONES;
+        let (r0, r1, r2) = (a & slots, (a >> 8) & slots, (a >> 16) & slots);
+        let (f0, f1, f2) = (e & slots, (e >> 8) & slots, (e >> 16) & slots);
+        let m = self.cross_slots as u64 * LANE_ONES;
         let cross_hole0 = f0 & r1 & r2 & m;
         let cross_hole1 = r0 & f1 & r2 & m;
         let cross_hole2 = r0 & r1 & f2 & m;
         let cross_closed = r0 & r1 & r2 & m;
 
+        // The holes, each on its own point.
+        let (side_start, side_mid, side_end) = (hole0, ring_rotl(hole1, 1), ring_rotl(hole2, 2));
+        let cross = cross_hole0 | cross_hole1 << 8 | cross_hole2 << 16;
         let holes = [
-            hole0,
-            ring_rotl(hole1, 1),
-            ring_rotl(hole2, 2),
+            side_start,
+            side_mid,
+            side_end,
             cross_hole0,
             cross_hole1 << 8,
             cross_hole2 << 16,
@@ -261,30 +347,25 @@ impl Geometry {
         let in_mills = sides_closed
             | ring_rotl(sides_closed, 1)
             | ring_rotl(sides_closed, 2)
-            | (cross_closed * BYTES);
-        // Runners. A ring edge lies in exactly one ring side, a spoke edge
-        // in one spoke or diagonal; a slide along an edge to a hole counts
-        // when another line through the hole is completable. Into a
-        // corner k from k - 1 the other side is the one starting at k
-        // (hole at offset 0); from k + 1 it is the one ending at k (offset
-        // 2); midpoints have only the spoke; along a spoke, any side.
-        let cross = cross_hole0 | cross_hole1 << 8 | cross_hole2 << 16;
-        let (side_start, side_end) = (hole0, ring_rotl(hole2, 2));
-        let side = side_start | ring_rotl(hole1, 1) | side_end;
-        let spokes = m * BYTES;
-        let runners = in_mills
-            & (ring_rotr(cross | side_start, 1)
-                | ring_rotl(cross | side_end, 1)
-                | (((side & spokes) << 8 | (side & spokes) >> 8) & 0x00ff_ffff));
-        let open = (hole0 | hole1 | hole2).count_ones()
-            + (cross_hole0 | cross_hole1 | cross_hole2).count_ones();
-        LineFeatures {
-            open,
-            closed: sides_closed.count_ones() + cross_closed.count_ones(),
-            closers: Bitboard(closers),
-            double_closers: Bitboard(doubles),
-            in_mills: Bitboard(in_mills),
-            runners: Bitboard(runners),
+            | (cross_closed * RINGS);
+        // Sliders. A ring edge lies in exactly one ring side, a spoke edge
+        // in one spoke or diagonal; a slide along an edge into a hole
+        // completes the hole's line when the edge is not on that line.
+        // Into a corner k from k - 1 the line is the side starting at k
+        // (hole at offset 0); from k + 1 the side ending at k (offset 2);
+        // midpoints are entered off their side only along the spoke; a
+        // spoke hole only along the ring.
+        let side = side_start | side_mid | side_end;
+        let sources =
+            ring_rotr(cross | side_start, 1) | ring_rotl(cross | side_end, 1) | self.across(side);
+        let cross_lines = cross_hole0 | cross_hole1 | cross_hole2;
+        LaneFeatures {
+            open: hole0 | hole1 | hole2 | cross_lines << 24,
+            closed: sides_closed | cross_closed << 24,
+            closers,
+            doubles,
+            in_mills,
+            sliders: sources & a,
         }
     }
 }
@@ -406,14 +487,20 @@ mod tests {
                     }
                 }
                 want.closers = seen;
-                for p in want.in_mills {
+                for p in own {
                     let mut steps = g.adjacent[p.index()] & empty;
                     if steps.any(|q| g.mills_through(q, own.without(p)) > 0) {
-                        want.runners = want.runners.with(p);
+                        want.sliders = want.sliders.with(p);
                     }
                 }
+                want.runners = want.sliders & want.in_mills;
                 let runners = want.runners.count();
                 assert_eq!(g.line_features(own, empty), want, "{own:?} {empty:?}");
+                let [ours, theirs] = g.line_features_pair(own, other, empty);
+                assert_eq!(ours, want);
+                assert_eq!(theirs, g.line_features(other, empty));
+                let mobility = [g.mobility(own, empty), g.mobility(other, empty)];
+                assert_eq!(g.mobility_pair(own, other, empty), mobility);
                 total_runners += runners;
                 assert_eq!(g.pieces_in_mills(own), want.in_mills);
                 assert_eq!(g.closing_points(own, empty), want.closers);

@@ -2,45 +2,8 @@
 //! centipieces (100 = one piece). Weights live in `params`.
 
 use super::params::{self, EvalWeights, PIECE};
-use crate::core::geometry::Geometry;
+use crate::core::geometry::LineFeatures;
 use crate::core::{Bitboard, Color, Point, Position, Rules};
-
-/// Whether a piece of `own` can slide (or fly, or be placed) onto the empty
-/// point `e` and complete a line there.
-#[inline]
-fn can_complete_at(g: &Geometry, own: Bitboard, e: Point, movers: Bitboard) -> bool {
-    let parts = &g.partners[e.index()][..g.line_count[e.index()] as usize];
-    // A mover completes a line through `e` unless it is one of that line's
-    // two pieces.
-    parts
-        .iter()
-        .any(|&part| own.includes(part) && (movers & !part).nonempty())
-}
-
-/// Whether `c` can close a mill with its next step from `pos`, given the
-/// empty points that complete a line of `c` (`closers`). Every step that
-/// earns a removal passes; a few that earn none (a one-time mill formed
-/// again) pass too.
-#[inline]
-pub fn can_close_mill(pos: &Position, rules: &Rules, c: Color, closers: Bitboard) -> bool {
-    let g = rules.geometry();
-    let own = pos.pieces(c);
-    if closers.is_empty() {
-        return false;
-    }
-    if pos.in_hand(c) > 0 {
-        return true;
-    }
-    let flying = pos.can_fly(rules, c);
-    closers.clone().any(|e| {
-        let movers = if flying {
-            own
-        } else {
-            g.adjacent[e.index()] & own
-        };
-        can_complete_at(g, own, e, movers)
-    })
-}
 
 fn weights(pos: &Position, rules: &Rules) -> &'static EvalWeights {
     if pos.in_hand(Color::White) > 0 || pos.in_hand(Color::Black) > 0 {
@@ -52,30 +15,52 @@ fn weights(pos: &Position, rules: &Rules) -> &'static EvalWeights {
     }
 }
 
-/// One side's terms, and the empty points that complete its lines.
-fn side_terms(pos: &Position, rules: &Rules, c: Color, w: &EvalWeights) -> (i32, Bitboard) {
-    let g = rules.geometry();
+/// One side's terms, from its line features and mobility.
+#[inline(always)]
+fn side_terms(
+    pos: &Position,
+    rules: &Rules,
+    c: Color,
+    w: &EvalWeights,
+    f: &LineFeatures,
+    blocked: Bitboard,
+    mobility: u32,
+) -> i32 {
     let own = pos.pieces(c);
-    let empty = pos.empty();
     let mut s = own.count() as i32 * PIECE + pos.in_hand(c) as i32 * w.in_hand;
-    let f = g.line_features(own, empty);
     s += f.open as i32 * w.open_mill
         + f.closed as i32 * w.closed_mill
         + f.double_closers.count() as i32 * w.double_threat;
-
     if w.mobility != 0 || w.blocked != 0 || w.running_mill != 0 {
-        let mobility = g.mobility(own, empty) as i32;
-        let blocked = (own & !g.neighbours(empty)).count() as i32;
+        let mobility = mobility as i32;
         if pos.in_hand(c) == 0 && !pos.can_fly(rules, c) {
             // Running mills: pieces of a closed mill that can step out to a
             // point where they complete another line (two count at most).
             let running = f.runners.count().min(2) as i32;
+            let blocked = (own & blocked).count() as i32;
             s += mobility * w.mobility - blocked * w.blocked + running * w.running_mill;
         } else {
             s += mobility * w.mobility / 2;
         }
     }
-    (s, f.closers)
+    s
+}
+
+/// Whether `c`, whose line features are `f`, can close a mill with its
+/// next step from `pos`. Every step that earns a removal passes; a few
+/// that earn none (a one-time mill formed again) pass too.
+#[inline]
+pub fn can_close_mill(pos: &Position, rules: &Rules, c: Color, f: &LineFeatures) -> bool {
+    if f.closers.is_empty() {
+        false
+    } else if pos.in_hand(c) > 0 {
+        true
+    } else if pos.can_fly(rules, c) {
+        // A line with a hole holds two pieces; any third one flies in.
+        pos.pieces(c).count() > 2
+    } else {
+        f.sliders.nonempty()
+    }
 }
 
 /// A static evaluation, and what the quiescence search needs besides.
@@ -99,16 +84,22 @@ pub fn evaluate_full(pos: &Position, rules: &Rules) -> Evaluation {
     let us = pos.side_to_move();
     let them = us.opponent();
     let w = weights(pos, rules);
-    let (ours, our_closers) = side_terms(pos, rules, us, w);
-    let (theirs, _) = side_terms(pos, rules, them, w);
-    let mut s = ours - theirs + w.tempo;
-    let can_close = can_close_mill(pos, rules, us, our_closers);
+    let g = rules.geometry();
+    let (ours, theirs, empty) = (pos.pieces(us), pos.pieces(them), pos.empty());
+    let [fu, ft] = g.line_features_pair(ours, theirs, empty);
+    let [mu, mt] = g.mobility_pair(ours, theirs, empty);
+    // Pieces with no empty neighbour.
+    let blocked = !g.neighbours(empty);
+    let mut s = side_terms(pos, rules, us, w, &fu, blocked, mu)
+        - side_terms(pos, rules, them, w, &ft, blocked, mt)
+        + w.tempo;
+    let can_close = can_close_mill(pos, rules, us, &fu);
     if can_close {
         s += w.closable_now;
     }
     // A side reduced to three pieces with flying off and no move is lost;
     // the search sees it, but shading the score helps it get there.
-    if pos.in_hand(them) == 0 && pos.pieces(them).count() <= 3 && !pos.can_fly(rules, them) {
+    if pos.in_hand(them) == 0 && theirs.count() <= 3 && !pos.can_fly(rules, them) {
         s += PIECE / 4;
     }
     Evaluation {

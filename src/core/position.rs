@@ -347,7 +347,7 @@ impl Position {
 
     /// Plays a whole turn the move generator produced. No legality checks
     /// beyond debug assertions.
-    #[inline]
+    #[inline(always)]
     pub fn play_unchecked(&self, rules: &Rules, m: Move) -> Position {
         let mut next = *self;
         if let Some(to) = m.to() {
@@ -495,9 +495,7 @@ impl Position {
         if self.hand[us.index()] > 0 || self.can_fly(rules, us) {
             return self.board[us.index()].nonempty() || self.hand[us.index()] > 0;
         }
-        let adjacent = &rules.geometry().adjacent;
-        let mut own = self.board[us.index()];
-        Iterator::any(&mut own, |from| (adjacent[from.index()] & empty).nonempty())
+        (self.board[us.index()] & rules.geometry().neighbours(empty)).nonempty()
     }
 
     /// Checks the redundant state (debug builds run it after every move).

@@ -90,8 +90,9 @@ impl Position {
     }
 
     /// Pushes a step to `to` and, when it closes a mill, one move per
-    /// removal choice.
-    #[inline]
+    /// removal choice. Most steps close nothing: that path is inlined into
+    /// the generation loops, the rest is not.
+    #[inline(always)]
     fn push_step(
         &self,
         rules: &Rules,
@@ -101,11 +102,26 @@ impl Position {
         own_after: Bitboard,
         list: &mut MoveList,
     ) {
-        let earned = if ctx.closers.contains(to) {
-            self.removals_earned(rules, to, own_after)
-        } else {
-            0
-        };
+        if ctx.closers.contains(to) {
+            self.push_closing_step(rules, ctx, step, to, own_after, list);
+        } else if !ctx.mills_only {
+            list.push(step);
+        }
+    }
+
+    /// `push_step` for a step to a point that completes a line of the
+    /// mover's pieces before the step (the step may still close nothing).
+    #[inline(never)]
+    fn push_closing_step(
+        &self,
+        rules: &Rules,
+        ctx: &StepGen,
+        step: Move,
+        to: Point,
+        own_after: Bitboard,
+        list: &mut MoveList,
+    ) {
+        let earned = self.removals_earned(rules, to, own_after);
         if earned == 0 || ctx.removable.is_empty() {
             if !ctx.mills_only {
                 list.push(step);

@@ -80,6 +80,7 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
 }
 
 /// The evaluation of `pos` for the side to move, with its by-products.
+#[inline(always)]
 pub fn evaluate_full(pos: &Position, rules: &Rules) -> Evaluation {
     let us = pos.side_to_move();
     let them = us.opponent();

@@ -36,9 +36,15 @@ pub struct LineFeatures {
     /// Own pieces that can slide to an adjacent empty point and complete
     /// a line there without being one of its two pieces.
     pub sliders: Bitboard,
+}
+
+impl LineFeatures {
     /// The pieces of `sliders` that stand in a closed line (the "running
     /// mill").
-    pub runners: Bitboard,
+    #[inline]
+    pub fn runners(&self) -> Bitboard {
+        self.sliders & self.in_mills
+    }
 }
 
 // The bit tricks work on a word holding two boards, so that both sides'
@@ -92,7 +98,6 @@ impl LaneFeatures {
             double_closers: board(self.doubles),
             in_mills: board(self.in_mills),
             sliders: board(self.sliders),
-            runners: board(self.sliders & self.in_mills),
         }
     }
 }
@@ -224,13 +229,8 @@ impl Geometry {
     /// The points of `own` that stand in at least one mill of `own`.
     #[inline]
     pub fn pieces_in_mills(&self, own: Bitboard) -> Bitboard {
-        let a = own.0 as u64;
-        // Ring sides start at the corners (odd slots): slots k, k+1, k+2.
-        let sides = a & ring_rotr(a, 1) & ring_rotr(a, 2) & (0xaa * BYTES);
-        let mut set = sides | ring_rotl(sides, 1) | ring_rotl(sides, 2);
-        let cross = a & (a >> 8) & (a >> 16) & self.cross_slots as u64;
-        set |= cross * RINGS;
-        Bitboard(set as u32)
+        // Inlined, only the closed lines are computed.
+        self.line_features(own, Bitboard::EMPTY).in_mills
     }
 
     /// The points adjacent to at least one point of `b`: a step along the
@@ -493,8 +493,7 @@ mod tests {
                         want.sliders = want.sliders.with(p);
                     }
                 }
-                want.runners = want.sliders & want.in_mills;
-                let runners = want.runners.count();
+                let runners = want.runners().count();
                 assert_eq!(g.line_features(own, empty), want, "{own:?} {empty:?}");
                 let [ours, theirs] = g.line_features_pair(own, other, empty);
                 assert_eq!(ours, want);

@@ -36,7 +36,7 @@ fn side_terms(
         if pos.in_hand(c) == 0 && !pos.can_fly(rules, c) {
             // Running mills: pieces of a closed mill that can step out to a
             // point where they complete another line (two count at most).
-            let running = f.runners.count().min(2) as i32;
+            let running = f.runners().count().min(2) as i32;
             let blocked = (own & blocked).count() as i32;
             s += mobility * w.mobility - blocked * w.blocked + running * w.running_mill;
         } else {

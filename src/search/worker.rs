@@ -708,11 +708,9 @@ impl<'a> Worker<'a> {
         pos.mill_moves(&self.rules, &mut list);
         alpha = alpha.max(stand);
         let mut best = stand;
+        // Every move here removes (`mill_moves` lists no other).
         for i in 0..list.len() {
             let m = list[i];
-            if !m.has_removal() {
-                continue;
-            }
             self.nodes += 1;
             self.unflushed += 1;
             if self.check_stop() {

@@ -63,6 +63,13 @@ pub fn can_close_mill(pos: &Position, rules: &Rules, c: Color, f: &LineFeatures)
     }
 }
 
+/// Whether `c`, whose line features are `f`, can close a mill next turn
+/// at two or more points: a single block does not stop that.
+#[inline]
+fn threatens_twice(pos: &Position, rules: &Rules, c: Color, f: &LineFeatures) -> bool {
+    f.closers.count() >= 2 && can_close_mill(pos, rules, c, f)
+}
+
 /// A static evaluation, and what the quiescence search needs besides.
 #[derive(Clone, Copy, Debug)]
 pub struct Evaluation {
@@ -82,9 +89,14 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
 /// The evaluation of `pos` for the side to move, with its by-products.
 #[inline(always)]
 pub fn evaluate_full(pos: &Position, rules: &Rules) -> Evaluation {
+    evaluate_with(pos, rules, weights(pos, rules))
+}
+
+/// `evaluate_full` with the given weights.
+#[inline(always)]
+fn evaluate_with(pos: &Position, rules: &Rules, w: &EvalWeights) -> Evaluation {
     let us = pos.side_to_move();
     let them = us.opponent();
-    let w = weights(pos, rules);
     let g = rules.geometry();
     let (ours, theirs, empty) = (pos.pieces(us), pos.pieces(them), pos.empty());
     let [fu, ft] = g.line_features_pair(ours, theirs, empty);
@@ -97,6 +109,8 @@ pub fn evaluate_full(pos: &Position, rules: &Rules) -> Evaluation {
     let can_close = can_close_mill(pos, rules, us, &fu);
     if can_close {
         s += w.closable_now;
+    } else if threatens_twice(pos, rules, them, &ft) {
+        s -= w.unstoppable_threat;
     }
     // A side reduced to three pieces with flying off and no move is lost;
     // the search sees it, but shading the score helps it get there.
@@ -118,4 +132,76 @@ pub fn threats_through(rules: &Rules, p: Point, theirs: Bitboard, empty: Bitboar
         .iter()
         .filter(|part| (**part & theirs).count() == 1 && (**part & empty).count() == 1)
         .count() as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Move, Variant};
+
+    /// Nine men's morris after these placements.
+    fn placed(points: &[&str]) -> (Position, Rules) {
+        let rules = Variant::Nine.rules();
+        let mut pos = Position::startpos(&rules);
+        for p in points {
+            let m = Move::place(p.parse().unwrap());
+            pos = pos.play(&rules, m).unwrap();
+        }
+        (pos, rules)
+    }
+
+    /// What the double-threat term adds to the evaluation of `pos`.
+    fn threat_term(pos: &Position, rules: &Rules) -> i32 {
+        let w = weights(pos, rules);
+        let without = EvalWeights {
+            unstoppable_threat: 0,
+            ..*w
+        };
+        evaluate_with(pos, rules, w).score - evaluate_with(pos, rules, &without).score
+    }
+
+    #[test]
+    fn two_closing_points_against_a_side_that_cannot_close_cost_it() {
+        // White: a7-d7 (g7 closes) and a7-a1 (a4 closes); black to move,
+        // with no line of its own to close.
+        let (pos, rules) = placed(&["d7", "d3", "a7", "f4", "a1"]);
+        assert_eq!(
+            threat_term(&pos, &rules),
+            -params::PLACING.unstoppable_threat
+        );
+        // A zero weight would make the other cases pass vacuously.
+        const { assert!(params::PLACING.unstoppable_threat > 0) };
+    }
+
+    #[test]
+    fn one_closing_point_is_no_double_threat() {
+        // White: a7-d7 only (c4 makes no pair).
+        let (pos, rules) = placed(&["d7", "d3", "a7", "f4", "c4"]);
+        assert_eq!(threat_term(&pos, &rules), 0);
+    }
+
+    #[test]
+    fn a_side_that_can_close_first_pays_nothing() {
+        // As the first case, but black's d3-e3 closes at c3.
+        let (pos, rules) = placed(&["d7", "d3", "a7", "e3", "a1"]);
+        assert_eq!(threat_term(&pos, &rules), 0);
+    }
+
+    #[test]
+    fn a_moving_side_needs_a_piece_that_can_slide_in() {
+        // Moving: white's open lines d7-g7 (a7 closes) and d1-g1 (a1
+        // closes); black, to move, has no open line. Only a white piece on
+        // a4 can slide into either hole.
+        let rules = Variant::Nine.rules();
+        let fen = |outer: &str, white: u32| {
+            format!("@*@*@*@*/@*******/{outer} b m s {white} 0 5 0 0 0 0 0 0 0 0 0 1")
+        };
+        let stuck = Position::from_fen(&fen("OO*OO***", 4), &rules).unwrap();
+        assert_eq!(threat_term(&stuck, &rules), 0);
+        let sliding = Position::from_fen(&fen("OO*OO*O*", 5), &rules).unwrap();
+        assert_eq!(
+            threat_term(&sliding, &rules),
+            -params::MOVING.unstoppable_threat
+        );
+    }
 }

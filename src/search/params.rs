@@ -4,6 +4,7 @@
 pub const PIECE: i32 = 100;
 
 /// Evaluation weights, by phase where it matters.
+#[derive(Clone, Copy, Debug)]
 pub struct EvalWeights {
     /// A piece in hand, relative to one on the board, while placing.
     pub in_hand: i32,
@@ -24,6 +25,9 @@ pub struct EvalWeights {
     pub closed_mill: i32,
     /// Being the side to move.
     pub tempo: i32,
+    /// The opponent can close a mill at two or more points next turn and
+    /// the side to move can close none: one block will not stop it.
+    pub unstoppable_threat: i32,
 }
 
 pub const PLACING: EvalWeights = EvalWeights {
@@ -36,6 +40,7 @@ pub const PLACING: EvalWeights = EvalWeights {
     running_mill: 0,
     closed_mill: 8,
     tempo: 8,
+    unstoppable_threat: 60,
 };
 
 pub const MOVING: EvalWeights = EvalWeights {
@@ -48,6 +53,7 @@ pub const MOVING: EvalWeights = EvalWeights {
     running_mill: 45,
     closed_mill: 10,
     tempo: 6,
+    unstoppable_threat: 50,
 };
 
 pub const FLYING: EvalWeights = EvalWeights {
@@ -60,6 +66,7 @@ pub const FLYING: EvalWeights = EvalWeights {
     running_mill: 0,
     closed_mill: 5,
     tempo: 10,
+    unstoppable_threat: 60,
 };
 
 /// Aspiration window half-width at the start, in cp.

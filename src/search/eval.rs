@@ -189,9 +189,9 @@ mod tests {
 
     #[test]
     fn a_moving_side_needs_a_piece_that_can_slide_in() {
-        // Moving: white's open lines d7-g7 (a7 closes) and d1-g1 (a1
-        // closes); black, to move, has no open line. Only a white piece on
-        // a4 can slide into either hole.
+        // Moving: white's open lines d7-g7 (a7 closes), d1-g1 (a1) and
+        // g7-g1 (g4); black, to move, has no open line. Only a white piece
+        // on a4 can slide into a hole (a7 or a1).
         let rules = Variant::Nine.rules();
         let fen = |outer: &str, white: u32| {
             format!("@*@*@*@*/@*******/{outer} b m s {white} 0 5 0 0 0 0 0 0 0 0 0 1")

@@ -8,8 +8,9 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::core::game::GameError;
+use crate::core::options::{self, OptionKind, OptionValue, RuleOption};
 use crate::core::perft::{PerftTable, divide};
-use crate::core::{FullBoardAction, Game, Move, MoveList, Outcome, Position, Rules, Variant};
+use crate::core::{Game, Move, MoveList, Outcome, Position, Rules, Variant};
 use crate::search::{self, Clock, Limits, Reporter, SearchResult, Shared, Tt};
 
 /// The limits and modes of one `go`.
@@ -28,89 +29,86 @@ pub struct GoParams {
     pub searchmoves: Vec<String>,
 }
 
-/// What an option looks like to a GUI.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionKind {
-    Spin {
-        default: i64,
-        min: i64,
-        max: i64,
-    },
-    Check {
-        default: bool,
-    },
-    Combo {
-        default: &'static str,
-        vars: &'static [&'static str],
-    },
-    Button,
+/// Every option, by typed id, in the order `uci` lists them: the engine's
+/// own settings, `Variant`, then the rule knobs of the rules core's table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EngineOption {
+    Hash,
+    ClearHash,
+    Threads,
+    MultiPv,
+    MoveOverhead,
+    Ponder,
+    SkillLevel,
+    ShowCurrMove,
+    Variant,
+    Rule(RuleOption),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OptionSpec {
-    pub name: &'static str,
-    pub kind: OptionKind,
-}
+impl EngineOption {
+    const OWN: [EngineOption; 9] = [
+        EngineOption::Hash,
+        EngineOption::ClearHash,
+        EngineOption::Threads,
+        EngineOption::MultiPv,
+        EngineOption::MoveOverhead,
+        EngineOption::Ponder,
+        EngineOption::SkillLevel,
+        EngineOption::ShowCurrMove,
+        EngineOption::Variant,
+    ];
 
-const VARIANT_NAMES: &[&str] = &[
-    "nine",
-    "twelve",
-    "morabaraba",
-    "russian",
-    "lasker",
-    "cheng-san-qi",
-];
+    /// Every option, in the order `uci` lists them.
+    pub fn all() -> impl Iterator<Item = EngineOption> {
+        Self::OWN
+            .into_iter()
+            .chain(RuleOption::ALL.into_iter().map(EngineOption::Rule))
+    }
 
-/// Every option, in the order `uci` lists them.
-pub fn option_specs() -> Vec<OptionSpec> {
-    use OptionKind::*;
-    let d = Rules::default();
-    let spin = |name, default: i64, min, max| OptionSpec {
-        name,
-        kind: Spin { default, min, max },
-    };
-    let check = |name, default| OptionSpec {
-        name,
-        kind: Check { default },
-    };
-    vec![
-        spin("Hash", 64, 1, 32768),
-        OptionSpec {
-            name: "Clear Hash",
-            kind: Button,
-        },
-        spin("Threads", 1, 1, 256),
-        spin("MultiPV", 1, 1, 256),
-        spin("MoveOverhead", 30, 0, 5000),
-        check("Ponder", false),
-        spin("Skill Level", 20, 0, 20),
-        check("ShowCurrMove", false),
-        OptionSpec {
-            name: "Variant",
-            kind: Combo {
-                default: "nine",
-                vars: VARIANT_NAMES,
+    /// The option named `name` (case-insensitive, surrounding blanks ignored).
+    pub fn from_name(name: &str) -> Option<EngineOption> {
+        let name = name.trim();
+        Self::all().find(|o| o.name().eq_ignore_ascii_case(name))
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineOption::Hash => "Hash",
+            EngineOption::ClearHash => "Clear Hash",
+            EngineOption::Threads => "Threads",
+            EngineOption::MultiPv => "MultiPV",
+            EngineOption::MoveOverhead => "MoveOverhead",
+            EngineOption::Ponder => "Ponder",
+            EngineOption::SkillLevel => "Skill Level",
+            EngineOption::ShowCurrMove => "ShowCurrMove",
+            EngineOption::Variant => "Variant",
+            EngineOption::Rule(r) => r.name(),
+        }
+    }
+
+    /// What the option looks like to a GUI, with its default.
+    pub fn kind(self) -> OptionKind {
+        let d = Settings::default();
+        let spin = |default: usize, min, max| OptionKind::Spin {
+            default: default as i64,
+            min,
+            max,
+        };
+        match self {
+            EngineOption::Hash => spin(d.hash_mb, 1, 32768),
+            EngineOption::ClearHash => OptionKind::Button,
+            EngineOption::Threads => spin(d.threads, 1, 256),
+            EngineOption::MultiPv => spin(d.multipv, 1, 256),
+            EngineOption::MoveOverhead => spin(d.move_overhead as usize, 0, 5000),
+            EngineOption::Ponder => OptionKind::Check { default: d.ponder },
+            EngineOption::SkillLevel => spin(d.skill.into(), 0, 20),
+            EngineOption::ShowCurrMove => OptionKind::Check {
+                default: d.show_currmove,
             },
-        },
-        spin("Pieces", d.pieces as i64, 9, 12),
-        check("Flying", d.flying),
-        spin("FlyPieceCount", d.fly_at as i64, 3, 4),
-        check("DiagonalLines", d.diagonals),
-        check("MayRemoveFromMillsAlways", d.remove_from_mills_always),
-        check("MayRemoveMultiple", d.remove_multiple),
-        check("MayMoveInPlacingPhase", d.move_in_placing),
-        check("OneTimeUseMill", d.one_time_mills),
-        spin("NMoveRule", d.n_move_rule as i64, 0, 10000),
-        spin("EndgameNMoveRule", d.endgame_n_move_rule as i64, 0, 10000),
-        check("ThreefoldRepetition", d.threefold),
-        OptionSpec {
-            name: "BoardFullAction",
-            kind: Combo {
-                default: FullBoardAction::NAMES[0],
-                vars: &FullBoardAction::NAMES,
-            },
-        },
-    ]
+            EngineOption::Variant => options::variant_kind(),
+            EngineOption::Rule(r) => r.kind(),
+        }
+    }
 }
 
 /// Engine settings that are not rules.
@@ -123,6 +121,9 @@ pub struct Settings {
     pub ponder: bool,
     pub skill: u8,
     pub show_currmove: bool,
+    /// The preset last chosen with `Variant` (the rule knobs may differ
+    /// from it since).
+    pub variant: Variant,
 }
 
 impl Default for Settings {
@@ -135,6 +136,7 @@ impl Default for Settings {
             ponder: false,
             skill: 20,
             show_currmove: false,
+            variant: Variant::Nine,
         }
     }
 }
@@ -146,11 +148,10 @@ pub enum EngineError {
     Busy,
     #[error("unknown option `{0}` (`uci` lists them)")]
     UnknownOption(String),
-    #[error("option `{name}`: `{value}` is not valid ({expected})")]
+    #[error("option `{name}`: {error}")]
     BadOptionValue {
         name: &'static str,
-        value: String,
-        expected: String,
+        error: options::BadValue,
     },
     #[error("position: {0}")]
     Position(#[from] GameError),
@@ -241,84 +242,74 @@ impl Engine {
     /// Sets an option by its (case-insensitive) name. Rule options reset
     /// the game to the start position of the new rules.
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), EngineError> {
+        let id =
+            EngineOption::from_name(name).ok_or_else(|| EngineError::UnknownOption(name.into()))?;
+        self.set(id, value.unwrap_or(""))
+    }
+
+    /// Sets an option from its text value; on error nothing changes.
+    pub fn set(&mut self, id: EngineOption, raw: &str) -> Result<(), EngineError> {
         self.ensure_idle()?;
-        let spec = option_specs()
-            .into_iter()
-            .find(|s| s.name.eq_ignore_ascii_case(name.trim()))
-            .ok_or_else(|| EngineError::UnknownOption(name.to_string()))?;
-        let raw = value.unwrap_or("").trim();
-        let bad = |expected: String| EngineError::BadOptionValue {
-            name: spec.name,
-            value: raw.to_string(),
-            expected,
+        let bad = |error| EngineError::BadOptionValue {
+            name: id.name(),
+            error,
         };
-        let int = match spec.kind {
-            OptionKind::Spin { min, max, .. } => {
-                let v: i64 = raw
-                    .parse()
-                    .map_err(|_| bad(format!("an integer from {min} to {max}")))?;
-                if v < min || v > max {
-                    return Err(bad(format!("an integer from {min} to {max}")));
-                }
-                v
-            }
-            _ => 0,
-        };
-        let flag = match spec.kind {
-            OptionKind::Check { .. } => match raw.to_ascii_lowercase().as_str() {
-                "true" => true,
-                "false" => false,
-                _ => return Err(bad("`true` or `false`".into())),
-            },
-            _ => false,
+        let value = id.kind().parse(raw).map_err(bad)?;
+        // The kind checked the range, so the narrowing casts are exact.
+        let (int, flag) = match value {
+            OptionValue::Int(v) => (v, false),
+            OptionValue::Bool(b) => (0, b),
+            OptionValue::Choice(_) | OptionValue::Press => (0, false),
         };
         let mut rules = self.rules;
-        match spec.name {
-            "Hash" => {
+        match id {
+            EngineOption::Hash => {
                 let tt = Tt::new(int as usize)?;
                 self.shared = Arc::new(Shared::new(tt));
                 self.settings.hash_mb = int as usize;
-                return Ok(());
             }
-            "Clear Hash" => {
-                self.shared.tt.clear();
-                return Ok(());
-            }
-            "Threads" => self.settings.threads = int as usize,
-            "MultiPV" => self.settings.multipv = int as usize,
-            "MoveOverhead" => self.settings.move_overhead = int as u64,
-            "Ponder" => self.settings.ponder = flag,
-            "Skill Level" => self.settings.skill = int as u8,
-            "ShowCurrMove" => self.settings.show_currmove = flag,
-            "Variant" => {
-                let v: Variant = raw
-                    .parse()
-                    .map_err(|_| bad(format!("one of {}", VARIANT_NAMES.join(", "))))?;
+            EngineOption::ClearHash => self.shared.tt.clear(),
+            EngineOption::Threads => self.settings.threads = int as usize,
+            EngineOption::MultiPv => self.settings.multipv = int as usize,
+            EngineOption::MoveOverhead => self.settings.move_overhead = int as u64,
+            EngineOption::Ponder => self.settings.ponder = flag,
+            EngineOption::SkillLevel => self.settings.skill = int as u8,
+            EngineOption::ShowCurrMove => self.settings.show_currmove = flag,
+            EngineOption::Variant => {
+                let v: Variant = value.to_string().parse().map_err(|_| {
+                    bad(options::BadValue {
+                        value: raw.trim().to_string(),
+                        expected: Variant::NAMES.join(", "),
+                    })
+                })?;
+                self.settings.variant = v;
                 rules = v.rules();
             }
-            "Pieces" => rules.pieces = int as u8,
-            "Flying" => rules.flying = flag,
-            "FlyPieceCount" => rules.fly_at = int as u8,
-            "DiagonalLines" => rules.diagonals = flag,
-            "MayRemoveFromMillsAlways" => rules.remove_from_mills_always = flag,
-            "MayRemoveMultiple" => rules.remove_multiple = flag,
-            "MayMoveInPlacingPhase" => rules.move_in_placing = flag,
-            "OneTimeUseMill" => rules.one_time_mills = flag,
-            "NMoveRule" => rules.n_move_rule = int as u16,
-            "EndgameNMoveRule" => rules.endgame_n_move_rule = int as u16,
-            "ThreefoldRepetition" => rules.threefold = flag,
-            "BoardFullAction" => {
-                rules.full_board = raw
-                    .parse()
-                    .map_err(|_| bad(FullBoardAction::NAMES.join(" or ")))?;
-            }
-            other => return Err(EngineError::UnknownOption(other.to_string())),
+            EngineOption::Rule(r) => r.set(&mut rules, raw).map_err(bad)?,
         }
         if rules != self.rules {
             self.rules = rules;
             self.game = Game::new(rules);
         }
         Ok(())
+    }
+
+    /// An option's current value (`Press` for a button).
+    pub fn option(&self, id: EngineOption) -> OptionValue {
+        let s = &self.settings;
+        let int = |v: usize| OptionValue::Int(v as i64);
+        match id {
+            EngineOption::Hash => int(s.hash_mb),
+            EngineOption::ClearHash => OptionValue::Press,
+            EngineOption::Threads => int(s.threads),
+            EngineOption::MultiPv => int(s.multipv),
+            EngineOption::MoveOverhead => int(s.move_overhead as usize),
+            EngineOption::Ponder => OptionValue::Bool(s.ponder),
+            EngineOption::SkillLevel => int(s.skill.into()),
+            EngineOption::ShowCurrMove => OptionValue::Bool(s.show_currmove),
+            EngineOption::Variant => OptionValue::Choice(s.variant.name()),
+            EngineOption::Rule(r) => r.get(&self.rules),
+        }
     }
 
     /// Forgets the previous game: clears the table, back to the start.
@@ -494,6 +485,75 @@ impl Engine {
         let handle = self.search.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some(h) = handle {
             let _ = h.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The values to try for an option: every value of a check or combo,
+    /// the ends and the default of a spin (`Hash` stops at 64 MB: its
+    /// maximum would really allocate 32 GB).
+    fn samples(option: EngineOption) -> Vec<OptionValue> {
+        match option.kind() {
+            OptionKind::Spin { default, min, max } => {
+                let max = if option == EngineOption::Hash {
+                    64
+                } else {
+                    max
+                };
+                vec![min, default, max, min]
+                    .into_iter()
+                    .map(OptionValue::Int)
+                    .collect()
+            }
+            OptionKind::Check { .. } => vec![OptionValue::Bool(true), OptionValue::Bool(false)],
+            OptionKind::Combo { vars, .. } => vars.iter().map(|v| OptionValue::Choice(v)).collect(),
+            OptionKind::Button => vec![OptionValue::Press],
+        }
+    }
+
+    #[test]
+    fn every_listed_option_sets_and_reads_back() {
+        let mut engine = Engine::new();
+        for option in EngineOption::all() {
+            assert_eq!(
+                Engine::new().option(option),
+                option.kind().default_value(),
+                "{} starts at its listed default",
+                option.name()
+            );
+            for value in samples(option) {
+                engine
+                    .set_option(option.name(), Some(&value.to_string()))
+                    .unwrap_or_else(|e| panic!("{} = {value}: {e}", option.name()));
+                assert_eq!(engine.option(option), value, "{}", option.name());
+            }
+        }
+    }
+
+    #[test]
+    fn a_refused_value_changes_nothing() {
+        let mut engine = Engine::new();
+        engine.set_option("Variant", Some("lasker")).unwrap();
+        let rules = *engine.rules();
+        for (name, value) in [
+            ("Variant", "chess"),
+            ("Pieces", "13"),
+            ("Hash", "0"),
+            ("Threads", "x"),
+            ("BoardFullAction", "nobody"),
+            ("Nonsense", "1"),
+        ] {
+            assert!(engine.set_option(name, Some(value)).is_err(), "{name}");
+            assert_eq!(engine.rules(), &rules);
+            assert_eq!(
+                engine.option(EngineOption::Variant),
+                OptionValue::Choice("lasker")
+            );
+            assert_eq!(engine.option(EngineOption::Hash), OptionValue::Int(64));
         }
     }
 }

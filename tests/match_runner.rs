@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use mulino::core::{Game, Move, Position, Variant};
-use mulino::tools::match_runner::rules::apply_rule;
+use mulino::tools::match_runner::rules::{apply_rule, parse_rule};
 use mulino::tools::match_runner::stats::{Pentanomial, Sprt};
 use serde_json::Value;
 
@@ -268,8 +268,8 @@ fn replay_pgn(path: &str, expected: usize) -> Vec<Record> {
         let variant: Variant = r.tag("Variant").expect("Variant").parse().expect("variant");
         let mut rules = variant.rules();
         for rule in r.tag("Rules").unwrap_or("").split_whitespace() {
-            let (name, value) = rule.split_once('=').expect("NAME=VALUE");
-            apply_rule(&mut rules, name, value).expect("rule");
+            let (option, value) = parse_rule(rule).expect("NAME=VALUE");
+            apply_rule(&mut rules, option, &value).expect("rule");
         }
         let start = match r.tag("FEN") {
             Some(fen) => Position::from_fen(fen, &rules).expect("FEN"),

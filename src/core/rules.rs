@@ -37,7 +37,8 @@ impl FromStr for FullBoardAction {
     }
 }
 
-/// A complete rule set. Every field is one `setoption` knob.
+/// A complete rule set. Every field is one `setoption` knob
+/// ([`super::options::RuleOption`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     /// Pieces per side, 9 to 12.
@@ -85,6 +86,7 @@ impl Rules {
 
 /// The named variants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum Variant {
     Nine,
     Twelve,
@@ -104,15 +106,18 @@ impl Variant {
         Variant::ChengSanQi,
     ];
 
+    /// The presets' names, in the order of [`Variant::ALL`].
+    pub const NAMES: [&'static str; 6] = [
+        "nine",
+        "twelve",
+        "morabaraba",
+        "russian",
+        "lasker",
+        "cheng-san-qi",
+    ];
+
     pub fn name(self) -> &'static str {
-        match self {
-            Variant::Nine => "nine",
-            Variant::Twelve => "twelve",
-            Variant::Morabaraba => "morabaraba",
-            Variant::Russian => "russian",
-            Variant::Lasker => "lasker",
-            Variant::ChengSanQi => "cheng-san-qi",
-        }
+        Self::NAMES[self as usize]
     }
 
     /// Sanmill's rule index for this preset.
@@ -184,5 +189,18 @@ impl FromStr for Variant {
     fn from_str(s: &str) -> Result<Self, ()> {
         let s = s.to_ascii_lowercase();
         Variant::ALL.into_iter().find(|v| v.name() == s).ok_or(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_follow_the_order_of_all() {
+        for (i, v) in Variant::ALL.into_iter().enumerate() {
+            assert_eq!(v.name(), Variant::NAMES[i]);
+            assert_eq!(v.name().parse::<Variant>(), Ok(v));
+        }
     }
 }

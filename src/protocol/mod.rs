@@ -13,7 +13,7 @@ use std::time::Instant;
 pub use command::{Command, CommandError, GoParams, StartSpec};
 
 use crate::core::Move;
-use crate::engine::{Engine, SearchEnd, option_specs};
+use crate::engine::{Engine, EngineOption, SearchEnd};
 use crate::search::{Info, Reporter};
 
 /// Longest accepted input line; longer ones are refused whole.
@@ -127,8 +127,8 @@ impl Session {
             Command::Uci => {
                 out.line(&format!("id name mulino {}", env!("CARGO_PKG_VERSION")));
                 out.line("id author the mulino developers");
-                for spec in option_specs() {
-                    out.line(&output::option_line(&spec));
+                for option in EngineOption::all() {
+                    out.line(&output::option_line(option));
                 }
                 out.line("uciok");
                 Ok(())

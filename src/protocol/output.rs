@@ -2,13 +2,14 @@
 
 use std::fmt::Write as _;
 
+use crate::core::OptionKind;
 use crate::core::{Color, Game, Point};
-use crate::engine::{OptionKind, OptionSpec, PerftReport};
+use crate::engine::{EngineOption, PerftReport};
 use crate::search::{Bound, Info, Score};
 
-pub fn option_line(spec: &OptionSpec) -> String {
-    let mut s = format!("option name {} type ", spec.name);
-    match &spec.kind {
+pub fn option_line(option: EngineOption) -> String {
+    let mut s = format!("option name {} type ", option.name());
+    match option.kind() {
         OptionKind::Spin { default, min, max } => {
             let _ = write!(s, "spin default {default} min {min} max {max}");
         }
@@ -17,7 +18,7 @@ pub fn option_line(spec: &OptionSpec) -> String {
         }
         OptionKind::Combo { default, vars } => {
             let _ = write!(s, "combo default {default}");
-            for v in *vars {
+            for v in vars {
                 let _ = write!(s, " var {v}");
             }
         }

@@ -198,12 +198,16 @@ impl MatchArgs {
             .variant
             .parse()
             .map_err(|_| ConfigError::Variant(self.variant.clone()))?;
-        let mut rule_overrides = Vec::new();
-        for text in &self.rules {
-            let (name, value) = parse_rule(text)?;
-            rule_overrides.push((name.to_string(), value));
-        }
-        let rules = build_rules(variant, &rule_overrides)?;
+        let parsed = self
+            .rules
+            .iter()
+            .map(|text| parse_rule(text))
+            .collect::<Result<Vec<_>, _>>()?;
+        let rules = build_rules(variant, &parsed)?;
+        let rule_overrides = parsed
+            .into_iter()
+            .map(|(option, value)| (option.name().to_string(), value))
+            .collect();
         let sprt = self.sprt.as_deref().map(parse_sprt).transpose()?;
         if sprt.is_some() && engines.len() != 2 {
             return Err(ConfigError::SprtEngines);

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use crate::core::game::GameError;
 use crate::core::options::{self, OptionKind, OptionValue, RuleOption};
-use crate::core::perft::{PerftTable, divide};
+use crate::core::perft::{Divide, PerftTable, divide};
 use crate::core::{Game, Move, MoveList, Outcome, Position, Rules, Variant};
 use crate::search::{self, Clock, Limits, Reporter, SearchResult, Shared, Tt};
 
@@ -163,11 +163,12 @@ pub enum EngineError {
     Thread(String),
 }
 
-/// The perft answer.
+/// The perft answer: every root move's count, or those counted before
+/// `stop`.
 #[derive(Clone, Debug)]
 pub struct PerftReport {
-    pub divide: Vec<(Move, u64)>,
-    pub total: u64,
+    pub depth: u32,
+    pub divide: Divide,
     pub elapsed: Duration,
 }
 
@@ -176,6 +177,46 @@ pub struct PerftReport {
 pub enum SearchEnd {
     Done(SearchResult),
     GameOver(Outcome),
+    /// The search thread panicked (a bug; only where panics unwind, as in
+    /// debug builds). `fallback` is a legal move to play all the same.
+    Failed {
+        fallback: Option<Move>,
+    },
+}
+
+/// What `perft` delivers when it ends.
+pub enum PerftEnd {
+    Done(PerftReport),
+    /// The perft thread panicked (a bug, as for [`SearchEnd::Failed`]).
+    Failed,
+}
+
+/// Hands a background job's answer to its callback exactly once, and
+/// clears the engine's busy flag first. Dropped without an answer (the
+/// job panicked), it delivers `failed`, so a GUI still gets its reply and
+/// the engine is free again.
+struct Delivery<T> {
+    busy: Arc<AtomicBool>,
+    done: Option<Box<dyn FnOnce(T) + Send>>,
+    failed: Option<T>,
+}
+
+impl<T> Delivery<T> {
+    fn deliver(mut self, answer: T) {
+        self.busy.store(false, Relaxed);
+        if let Some(done) = self.done.take() {
+            done(answer);
+        }
+    }
+}
+
+impl<T> Drop for Delivery<T> {
+    fn drop(&mut self) {
+        self.busy.store(false, Relaxed);
+        if let (Some(done), Some(failed)) = (self.done.take(), self.failed.take()) {
+            done(failed);
+        }
+    }
 }
 
 pub struct Engine {
@@ -231,7 +272,8 @@ impl Engine {
         self.searching.load(Relaxed)
     }
 
-    fn ensure_idle(&self) -> Result<(), EngineError> {
+    /// `Err(Busy)` while a search or perft runs.
+    pub fn ensure_idle(&self) -> Result<(), EngineError> {
         if self.is_searching() {
             Err(EngineError::Busy)
         } else {
@@ -342,18 +384,60 @@ impl Engine {
         list.iter().copied().collect()
     }
 
-    /// Perft from the current position, with a memo table of `Hash` MB.
-    pub fn perft(&self, depth: u32) -> Result<PerftReport, EngineError> {
-        self.ensure_idle()?;
-        let start = Instant::now();
-        let mut table = PerftTable::new(self.settings.hash_mb.max(16));
-        let divide = divide(self.game.position(), &self.rules, depth, &mut table);
-        let total = divide.iter().map(|d| d.1).sum();
-        Ok(PerftReport {
-            divide,
-            total,
-            elapsed: start.elapsed(),
+    /// Starts perft from the current position on the search thread, with
+    /// a memo table of `Hash` MB (at least 16). `stop` ends it early; then
+    /// the report lists only the root moves counted in full.
+    pub fn perft(
+        &self,
+        depth: u32,
+        done: Box<dyn FnOnce(PerftEnd) + Send>,
+    ) -> Result<(), EngineError> {
+        let pos = *self.game.position();
+        let rules = self.rules;
+        let memo_mb = self.settings.hash_mb.max(16);
+        let shared = Arc::clone(&self.shared);
+        self.spawn(done, PerftEnd::Failed, false, move |delivery| {
+            let start = Instant::now();
+            let mut table = PerftTable::new(memo_mb);
+            let divide = divide(&pos, &rules, depth, &mut table, &shared.stop);
+            delivery.deliver(PerftEnd::Done(PerftReport {
+                depth,
+                divide,
+                elapsed: start.elapsed(),
+            }));
         })
+    }
+
+    /// Runs `job` on the search thread, the engine busy until it delivers
+    /// its answer (or `failed`, should it panic).
+    fn spawn<T: Send + 'static>(
+        &self,
+        done: Box<dyn FnOnce(T) + Send>,
+        failed: T,
+        ponder: bool,
+        job: impl FnOnce(Delivery<T>) + Send + 'static,
+    ) -> Result<(), EngineError> {
+        self.ensure_idle()?;
+        // The previous job, if any, has delivered its answer and is about
+        // to end.
+        self.wait();
+        self.shared.begin(ponder);
+        self.searching.store(true, Relaxed);
+        let delivery = Delivery {
+            busy: Arc::clone(&self.searching),
+            done: Some(done),
+            failed: Some(failed),
+        };
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 << 20)
+            .spawn(move || job(delivery))
+            .map_err(|e| {
+                self.searching.store(false, Relaxed);
+                EngineError::Thread(e.to_string())
+            })?;
+        *self.search.lock().unwrap_or_else(|e| e.into_inner()) = Some(handle);
+        Ok(())
     }
 
     /// Search limits from `go`'s parameters, for the side to move.
@@ -414,30 +498,19 @@ impl Engine {
             done(SearchEnd::GameOver(outcome));
             return Ok(false);
         }
-        // The previous search thread, if any, has delivered its result and
-        // is about to end.
-        self.wait();
+        let fallback = self.legal_moves().first().copied();
         let shared = Arc::clone(&self.shared);
-        shared.stop.store(false, Relaxed);
-        shared.pondering.store(go.ponder, Relaxed);
-        let searching = Arc::clone(&self.searching);
-        searching.store(true, Relaxed);
-        shared.clock_offset_us.store(0, Relaxed);
         let game = self.game.clone();
         let started = Instant::now();
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(64 << 20)
-            .spawn(move || {
+        self.spawn(
+            done,
+            SearchEnd::Failed { fallback },
+            go.ponder,
+            move |delivery| {
                 let result = search::run(&game, &limits, &shared, reporter.as_ref(), started);
-                searching.store(false, Relaxed);
-                done(SearchEnd::Done(result));
-            })
-            .map_err(|e| {
-                self.searching.store(false, Relaxed);
-                EngineError::Thread(e.to_string())
-            })?;
-        *self.search.lock().unwrap_or_else(|e| e.into_inner()) = Some(handle);
+                delivery.deliver(SearchEnd::Done(result));
+            },
+        )?;
         Ok(infinite)
     }
 
@@ -445,9 +518,7 @@ impl Engine {
     pub fn search_blocking(&self, limits: Limits) -> Result<SearchResult, EngineError> {
         self.ensure_idle()?;
         let shared = &self.shared;
-        shared.stop.store(false, Relaxed);
-        shared.pondering.store(false, Relaxed);
-        shared.clock_offset_us.store(0, Relaxed);
+        shared.begin(false);
         struct Silent;
         impl Reporter for Silent {
             fn info(&self, _: &search::Info) {}
@@ -468,16 +539,13 @@ impl Engine {
 
     /// Asks a running search to stop (it answers within milliseconds).
     pub fn stop(&self) {
-        self.shared.pondering.store(false, Relaxed);
-        self.shared.stop.store(true, Relaxed);
+        self.shared.stop();
     }
 
     /// The opponent played the expected move: the ponder search goes on
     /// as a normal one, its clock starting now.
     pub fn ponderhit(&self, go_started: Instant) {
-        let offset = go_started.elapsed().as_micros() as u64;
-        self.shared.clock_offset_us.store(offset, Relaxed);
-        self.shared.pondering.store(false, Relaxed);
+        self.shared.ponder_hit(go_started.elapsed());
     }
 
     /// Waits for the running search, if any, to finish.
@@ -555,5 +623,40 @@ mod tests {
             );
             assert_eq!(engine.option(EngineOption::Hash), OptionValue::Int(64));
         }
+    }
+
+    /// A search thread that panics (here through its reporter) still
+    /// answers once, with a legal move, and leaves the engine free.
+    #[test]
+    #[cfg(panic = "unwind")]
+    fn a_panicking_search_answers_and_frees_the_engine() {
+        struct Boom;
+        impl Reporter for Boom {
+            fn info(&self, _: &search::Info) {
+                panic!("a reporter failure, as this test intends");
+            }
+            fn currmove(&self, _: u32, _: Move, _: usize) {}
+        }
+        let engine = Engine::new();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let go = GoParams {
+            depth: Some(3),
+            ..GoParams::default()
+        };
+        let done = Box::new(move |end| {
+            let _ = tx.send(end);
+        });
+        engine.go(&go, Arc::new(Boom), done).unwrap();
+        let end = rx.recv_timeout(Duration::from_secs(60)).expect("an answer");
+        let SearchEnd::Failed { fallback: Some(m) } = end else {
+            panic!("expected a failed search with a fallback move");
+        };
+        assert!(engine.legal_moves().contains(&m));
+        assert!(rx.try_recv().is_err(), "one answer only");
+        engine.wait();
+        assert!(!engine.is_searching());
+        // The engine searches normally afterwards.
+        let limits = engine.limits(&go).unwrap();
+        assert!(engine.search_blocking(limits).unwrap().best.is_some());
     }
 }

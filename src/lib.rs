@@ -1,9 +1,13 @@
 //! mulino: a Mill (Nine Men's Morris) engine.
 //!
 //! Layers, from the bottom: [`core`] (the rules, no I/O), [`search`],
-//! [`engine`] (an API that knows nothing of text), [`protocol`] (the
-//! UCI-style text protocol) and [`tools`] (command-line tools).
+//! [`engine`] (an API that knows nothing of text) with [`bench`] beside
+//! it, [`protocol`] (the UCI-style text protocol) and [`tools`]
+//! (command-line tools).
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+pub mod bench;
 pub mod core;
 pub mod engine;
 pub mod protocol;

@@ -1,13 +1,22 @@
 //! The `mulino` binary: the protocol on stdin/stdout, one protocol command
 //! from the command line (`mulino perft 7`), or a tool subcommand.
 
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
 #[command(
     name = "mulino",
     version,
-    about = "A Mill (Nine Men's Morris) engine speaking a UCI-style protocol"
+    about = "A Mill (Nine Men's Morris) engine speaking a UCI-style protocol",
+    long_about = "A Mill (Nine Men's Morris) engine speaking a UCI-style protocol.\n\n\
+        Without a subcommand, mulino reads protocol commands on stdin and answers \
+        on stdout (protocol.md; type `help` at the prompt). Any other protocol \
+        command can be given as arguments too, as one line: `mulino go depth 8`, \
+        `mulino d`. A refused command prints its error on stderr and exits with \
+        status 1."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -18,28 +27,65 @@ struct Cli {
 #[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Sub {
-    /// Any protocol command, run once (`mulino perft 7`, `mulino bench`).
-    #[command(external_subcommand)]
-    Protocol(Vec<String>),
+    /// Count the move tree from the start position to DEPTH whole turns,
+    /// with the count below each first move (the protocol's `perft`).
+    Perft {
+        /// Depth in whole turns, 1 to 64.
+        depth: String,
+    },
+    /// Search fixed positions to a fixed depth on one thread and print
+    /// the node count (the search's signature) and the speed (the
+    /// protocol's `bench`).
+    Bench {
+        /// Depth, 1 to 32 (default 9).
+        depth: Option<String>,
+    },
     /// Play a match between engines (see match.md).
     Match(mulino::tools::match_runner::MatchArgs),
+    /// Any other protocol command, run once (`mulino go depth 8`).
+    #[command(external_subcommand)]
+    Protocol(Vec<String>),
 }
 
-fn main() {
+/// Runs one protocol line; a refused one is reported on stderr.
+fn once(line: &str) -> ExitCode {
+    match mulino::protocol::run_once(line, mulino::protocol::Out::stdout()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mulino: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn main() -> ExitCode {
     let cli = Cli::parse();
-    let out = mulino::protocol::Out::stdout();
     match cli.command {
         None => {
             let stdin = std::io::stdin();
-            let mut input = stdin.lock();
-            mulino::protocol::run(&mut input, out);
-        }
-        Some(Sub::Protocol(words)) => mulino::protocol::run_once(&words.join(" "), out),
-        Some(Sub::Match(args)) => {
-            if let Err(e) = mulino::tools::match_runner::run(args) {
-                eprintln!("mulino match: {e:#}");
-                std::process::exit(1);
+            // A person at a terminal gets one line of greeting; a program
+            // driving the engine gets nothing it did not ask for.
+            if stdin.is_terminal() {
+                println!(
+                    "mulino {} by the mulino developers: a Mill engine. Type `help` for the commands.",
+                    env!("CARGO_PKG_VERSION")
+                );
             }
+            let mut input = stdin.lock();
+            mulino::protocol::run(&mut input, mulino::protocol::Out::stdout());
+            ExitCode::SUCCESS
         }
+        // The depths go to the protocol as typed, so its range checks and
+        // messages apply (`mulino perft 7x` fails as `perft 7x` does).
+        Some(Sub::Perft { depth }) => once(&format!("perft {depth}")),
+        Some(Sub::Bench { depth }) => once(&format!("bench {}", depth.unwrap_or_default())),
+        Some(Sub::Protocol(words)) => once(&words.join(" ")),
+        Some(Sub::Match(args)) => match mulino::tools::match_runner::run(args) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("mulino match: {e:#}");
+                ExitCode::FAILURE
+            }
+        },
     }
 }

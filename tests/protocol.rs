@@ -7,7 +7,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Engine, bestmove_of, run_args};
+use common::{Engine, bestmove_of, run_args, run_args_with_stderr};
 
 const START_FEN: &str = "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1";
 
@@ -321,6 +321,104 @@ fn perft_from_the_command_line() {
     assert!(
         out.lines().any(|l| l == "Nodes searched: 255024"),
         "no total in {out}"
+    );
+}
+
+#[test]
+fn a_refused_command_line_fails_on_stderr() {
+    for args in [
+        &["foo"][..],
+        &["perft", "7x"],
+        &["perft", "0"],
+        &["bench", "33"],
+        &["go", "depth", "0"],
+        &["setoption", "name", "Hash", "value", "0"],
+    ] {
+        let (status, out, err) = run_args_with_stderr(args, Duration::from_secs(60));
+        assert!(!status.success(), "`mulino {}` exited 0", args.join(" "));
+        assert!(out.is_empty(), "`mulino {}` wrote {out:?}", args.join(" "));
+        assert!(
+            err.starts_with("mulino: ") && err.ends_with('\n') && err.lines().count() == 1,
+            "`mulino {}` should explain itself in one line on stderr: {err:?}",
+            args.join(" ")
+        );
+    }
+    // A valid command that prints nothing still succeeds.
+    let (status, out, err) = run_args_with_stderr(&["isready"], Duration::from_secs(60));
+    assert!(
+        status.success() && out == "readyok\n" && err.is_empty(),
+        "{out:?} {err:?}"
+    );
+}
+
+#[test]
+fn help_lists_the_commands() {
+    let (status, out, _) = run_args_with_stderr(&["--help"], Duration::from_secs(60));
+    assert!(status.success());
+    for sub in ["perft", "bench", "match"] {
+        assert!(
+            out.lines().any(|l| l.trim_start().starts_with(sub)),
+            "--help does not list `{sub}`: {out}"
+        );
+    }
+    assert!(
+        out.contains("stdin"),
+        "--help should say a bare mulino reads stdin: {out}"
+    );
+    let (status, out, _) = run_args_with_stderr(&["help", "bench"], Duration::from_secs(60));
+    assert!(
+        status.success() && out.contains("Usage: mulino bench"),
+        "{out}"
+    );
+    // The protocol's own `help`, and no greeting when a program drives it.
+    let mut engine = Engine::spawn();
+    let lines = engine.ask("help");
+    for command in ["uci", "position", "go", "perft", "setoption", "stop"] {
+        assert!(
+            lines.iter().any(|l| l.contains(command)),
+            "help does not mention `{command}`: {lines:?}"
+        );
+    }
+    engine.send("uci");
+    let first = engine.read_until(|l| l == "uciok");
+    assert!(first[0].starts_with("id name "), "{first:?}");
+}
+
+#[test]
+fn perft_runs_in_the_background_and_stops() {
+    let mut engine = Engine::spawn();
+    // Far too deep to finish during the test.
+    engine.send("perft 30");
+    // `isready` is answered while it counts, and nothing else is said.
+    assert!(engine.sync().is_empty());
+    assert_line_refused(&mut engine, "position startpos moves d6", START_FEN);
+    engine.send("stop");
+    let lines = engine.read_until(|l| l.starts_with("info string perft"));
+    let last = lines.last().unwrap();
+    assert!(
+        last.starts_with("info string perft 30 stopped after ")
+            && last.contains(" of 24 root moves counted"),
+        "{lines:?}"
+    );
+    // Each line before it is one root move counted in full.
+    assert!(lines.len() <= 24);
+    for line in &lines[..lines.len() - 1] {
+        assert!(line.split_once(": ").is_some(), "{line}");
+    }
+    // The engine is free again, and its memo gives exact counts.
+    engine.send("perft 4");
+    let lines = engine.read_until(|l| l.starts_with("Time:"));
+    assert!(
+        lines.contains(&"Nodes searched: 255024".to_string()),
+        "{lines:?}"
+    );
+    // `quit` ends a perft at once.
+    engine.send("perft 30");
+    assert!(engine.sync().is_empty());
+    engine.send("quit");
+    assert!(
+        engine.wait_exit(Duration::from_secs(10)).is_some(),
+        "quit did not end a running perft"
     );
 }
 
@@ -1066,7 +1164,15 @@ fn self_play_under_a_clock_never_flags() {
         }
         moves.push(best);
     }
-    // Either the game ended or 150 plies were played; both are fine.
-    assert!(finished || moves.len() == 150);
+    // The engine's own move list agrees with how the loop ended: none
+    // after `bestmove (none)`, some after 150 plies.
+    engine.send(&format!("position startpos moves {}", moves.join(" ")));
+    let legal = engine.legal_moves();
+    assert_eq!(
+        legal.is_empty(),
+        finished,
+        "finished: {finished}, legal moves {legal:?} after {}",
+        moves.join(" ")
+    );
     assert!(engine.sync().is_empty());
 }

@@ -4,6 +4,8 @@
 //! A finished game (fewer than three pieces, no legal move) has no
 //! children; draw rules are not applied.
 
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
 use super::moves::{Move, MoveList};
 use super::position::Position;
 use super::rules::Rules;
@@ -125,11 +127,32 @@ pub fn perft_plain(pos: &Position, rules: &Rules, depth: u32) -> u64 {
 
 /// Perft with a memo table.
 pub fn perft(pos: &Position, rules: &Rules, depth: u32, table: &mut PerftTable) -> u64 {
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    count(pos, rules, depth, table, &NEVER)
+}
+
+/// Nodes this deep or deeper look at the stop flag: a relaxed load per
+/// node with thousands of leaves below it costs nothing measurable.
+const STOP_CHECK_DEPTH: u32 = 3;
+
+/// The counting itself. Once `stop` is set the counts are meaningless:
+/// nothing more is stored in the memo, and the caller must discard them.
+fn count(
+    pos: &Position,
+    rules: &Rules,
+    depth: u32,
+    table: &mut PerftTable,
+    stop: &AtomicBool,
+) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_moves(rules),
         _ => {
-            // Depths up to 31 fit in the packed key.
+            if depth >= STOP_CHECK_DEPTH && stop.load(Relaxed) {
+                return 0;
+            }
+            // Depths of 32 and more do not fit the key (and are never
+            // reached in practice); they are counted without the memo.
             let memo = depth < 32;
             let key = PerftTable::key(pos, rules, depth);
             if memo {
@@ -141,9 +164,9 @@ pub fn perft(pos: &Position, rules: &Rules, depth: u32, table: &mut PerftTable) 
             pos.legal_moves(rules, &mut list);
             let mut n = 0;
             for &m in list.iter() {
-                n += perft(&pos.play_unchecked(rules, m), rules, depth - 1, table);
+                n += count(&pos.play_unchecked(rules, m), rules, depth - 1, table, stop);
             }
-            if memo {
+            if memo && !(depth >= STOP_CHECK_DEPTH && stop.load(Relaxed)) {
                 table.store(key, n);
             }
             n
@@ -151,25 +174,56 @@ pub fn perft(pos: &Position, rules: &Rules, depth: u32, table: &mut PerftTable) 
     }
 }
 
-/// The count below each root move, in move-generation order.
+/// The count below each root move, in move-generation order, until
+/// `stop` is set: then only the root moves counted in full are listed.
 pub fn divide(
     pos: &Position,
     rules: &Rules,
     depth: u32,
     table: &mut PerftTable,
-) -> Vec<(Move, u64)> {
+    stop: &AtomicBool,
+) -> Divide {
     let mut list = MoveList::new();
     pos.legal_moves(rules, &mut list);
-    list.iter()
-        .map(|&m| {
-            let n = if depth <= 1 {
-                1
-            } else {
-                perft(&pos.play_unchecked(rules, m), rules, depth - 1, table)
+    let mut counts = Vec::with_capacity(list.len());
+    for &m in list.iter() {
+        let n = if depth <= 1 {
+            1
+        } else {
+            count(&pos.play_unchecked(rules, m), rules, depth - 1, table, stop)
+        };
+        if stop.load(Relaxed) {
+            return Divide {
+                counts,
+                root_moves: list.len(),
             };
-            (m, n)
-        })
-        .collect()
+        }
+        counts.push((m, n));
+    }
+    Divide {
+        counts,
+        root_moves: list.len(),
+    }
+}
+
+/// What [`divide`] counted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divide {
+    /// Each root move counted in full, with its count.
+    pub counts: Vec<(Move, u64)>,
+    /// How many root moves there are.
+    pub root_moves: usize,
+}
+
+impl Divide {
+    /// Whether every root move was counted (the perft was not stopped).
+    pub fn is_complete(&self) -> bool {
+        self.counts.len() == self.root_moves
+    }
+
+    pub fn total(&self) -> u64 {
+        self.counts.iter().map(|c| c.1).sum()
+    }
 }
 
 #[cfg(test)]
@@ -216,5 +270,24 @@ mod tests {
             "the test wants a position that is not already canonical"
         );
         assert_eq!(perft_plain(&pos, &rules, 3), perft_plain(&image, &rules, 3));
+    }
+
+    #[test]
+    fn a_stopped_divide_lists_only_whole_root_moves() {
+        let rules = Variant::Nine.rules();
+        let pos = Position::startpos(&rules);
+        let go = AtomicBool::new(false);
+        let full = divide(&pos, &rules, 3, &mut PerftTable::new(1), &go);
+        assert!(full.is_complete());
+        assert_eq!(full.total(), 24 * 23 * 22);
+        let stopped = AtomicBool::new(true);
+        let part = divide(&pos, &rules, 4, &mut PerftTable::new(1), &stopped);
+        assert!(!part.is_complete());
+        assert_eq!(part.root_moves, 24);
+        assert!(part.counts.is_empty());
+        // A stopped count stores nothing: the memo still gives true counts.
+        let mut table = PerftTable::new(1);
+        let _ = divide(&pos, &rules, 5, &mut table, &stopped);
+        assert_eq!(divide(&pos, &rules, 3, &mut table, &go), full);
     }
 }

@@ -36,6 +36,8 @@ pub enum Command {
     Perft(u32),
     /// `bench [depth]`.
     Bench(Option<u32>),
+    /// The commands in a few lines.
+    Help,
     /// An empty line: ignored.
     Nothing,
 }
@@ -287,6 +289,7 @@ impl FromStr for Command {
             "stop" => no_more("stop", tokens, Command::Stop),
             "ponderhit" => no_more("ponderhit", tokens, Command::PonderHit),
             "quit" => Ok(Command::Quit),
+            "help" => no_more("help", tokens, Command::Help),
             "d" => no_more("d", tokens, Command::Display),
             "moves" => no_more("moves", tokens, Command::Moves),
             "setoption" => parse_setoption(&all[1..]),

@@ -13,8 +13,32 @@ use std::time::Instant;
 pub use command::{Command, CommandError, GoParams, StartSpec};
 
 use crate::core::Move;
-use crate::engine::{Engine, EngineOption, SearchEnd};
+use crate::engine::{Engine, EngineError, EngineOption, PerftEnd, SearchEnd};
 use crate::search::{Info, Reporter};
+
+/// Why a line was refused: it changed nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum LineError {
+    #[error("input contains a NUL byte")]
+    Nul,
+    #[error(transparent)]
+    Command(#[from] CommandError),
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+}
+
+/// The answer to `help`: the commands in a few lines (protocol.md has all).
+pub const HELP: &str = "\
+mulino speaks a UCI-style protocol; protocol.md describes every command.
+  uci | isready | ucinewgame | quit     handshake, sync, new game, exit
+  setoption name <id> [value <x>]       options as `uci` lists them
+  position startpos|fen <FEN> [moves <m1> ...]
+  go [depth N] [movetime MS] [wtime MS btime MS winc MS binc MS]
+     [nodes N] [mate N] [infinite] [ponder] [searchmoves <m> ...]
+  stop | ponderhit                      end the search, or the pondering
+  d | moves                             show the board, list legal moves
+  perft N | bench [N]                   count the move tree, speed test
+Moves: `d6` places, `d6-d5` moves, `xb4` after either removes (`d6-d5xb4`).";
 
 /// Longest accepted input line; longer ones are refused whole.
 pub const MAX_LINE: usize = 1 << 20;
@@ -104,25 +128,27 @@ impl Session {
         }
     }
 
-    /// Handles one line of text.
+    /// Handles one line of text; an error becomes one `info string error`.
     pub fn handle_line(&mut self, line: &str) -> Flow {
-        let line = line.trim_end_matches(['\r', '\n']);
-        if line.contains('\0') {
-            self.out.error(&"input contains a NUL byte");
-            return Flow::Continue;
-        }
-        match line.parse::<Command>() {
-            Ok(cmd) => self.execute(cmd),
-            Err(e) => {
-                self.out.error(&e);
-                Flow::Continue
-            }
-        }
+        self.try_line(line).unwrap_or_else(|e| {
+            self.out.error(&e);
+            Flow::Continue
+        })
     }
 
-    fn execute(&mut self, cmd: Command) -> Flow {
+    /// Handles one line of text and returns its error, if any, unprinted.
+    pub fn try_line(&mut self, line: &str) -> Result<Flow, LineError> {
+        let line = line.trim_end_matches(['\r', '\n']);
+        if line.contains('\0') {
+            return Err(LineError::Nul);
+        }
+        let cmd = line.parse::<Command>()?;
+        Ok(self.execute(cmd)?)
+    }
+
+    fn execute(&mut self, cmd: Command) -> Result<Flow, EngineError> {
         let out = self.out.clone();
-        let result = match cmd {
+        match cmd {
             Command::Nothing => Ok(()),
             Command::Uci => {
                 out.line(&format!("id name mulino {}", env!("CARGO_PKG_VERSION")));
@@ -158,7 +184,11 @@ impl Session {
                 }
                 Ok(())
             }
-            Command::Quit => return Flow::Quit,
+            Command::Quit => return Ok(Flow::Quit),
+            Command::Help => {
+                out.line(HELP);
+                Ok(())
+            }
             Command::Display => {
                 out.line(&output::display(self.engine.game()));
                 Ok(())
@@ -173,40 +203,38 @@ impl Session {
                 out.line(&moves.join(" "));
                 Ok(())
             }
-            Command::Perft(depth) => self
-                .engine
-                .perft(depth)
-                .map(|r| out.line(&output::perft_report(&r))),
+            Command::Perft(depth) => self.perft(depth),
             Command::Bench(depth) => {
-                if self.engine.is_searching() {
-                    Err(crate::engine::EngineError::Busy)
-                } else {
-                    let depth = depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH);
-                    crate::tools::bench::run(depth).map(|r| {
-                        out.line(&format!(
-                            "info string bench: {} positions, depth {depth}",
-                            r.positions
-                        ));
-                        out.line(&format!("Nodes searched: {}", r.nodes));
-                        out.line(&format!("Nodes/second: {}", r.nps()));
-                        out.line(&format!("Time: {} ms", r.elapsed.as_millis()));
-                    })
-                }
+                self.engine.ensure_idle()?;
+                let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
+                crate::bench::run(depth).map(|r| {
+                    out.line(&format!(
+                        "info string bench: {} positions, depth {depth}",
+                        r.positions
+                    ));
+                    out.line(&format!("Nodes searched: {}", r.nodes));
+                    out.line(&format!("Nodes/second: {}", r.nps()));
+                    out.line(&format!("Time: {} ms", r.elapsed.as_millis()));
+                })
             }
-        };
-        if let Err(e) = result {
-            out.error(&e);
-        }
-        Flow::Continue
+        }?;
+        Ok(Flow::Continue)
     }
 
-    fn go(&mut self, params: &GoParams) -> Result<(), crate::engine::EngineError> {
+    fn go(&mut self, params: &GoParams) -> Result<(), EngineError> {
         let out = self.out.clone();
         let reporter = Arc::new(LineReporter(out.clone()));
         let done = Box::new(move |end: SearchEnd| match end {
             SearchEnd::GameOver(outcome) => {
                 out.line(&format!("info string game over: {}", outcome.describe()));
                 out.line("bestmove (none)");
+            }
+            SearchEnd::Failed { fallback } => {
+                out.error(&"the search failed (a bug: please report it)");
+                match fallback {
+                    Some(m) => out.line(&format!("bestmove {m}")),
+                    None => out.line("bestmove (none)"),
+                }
             }
             SearchEnd::Done(r) => match (r.best, r.ponder) {
                 (Some(b), Some(p)) => out.line(&format!("bestmove {b} ponder {p}")),
@@ -219,6 +247,18 @@ impl Session {
         self.go_started = started;
         self.infinite = infinite;
         self.pondering = params.ponder;
+        Ok(())
+    }
+
+    fn perft(&mut self, depth: u32) -> Result<(), EngineError> {
+        let out = self.out.clone();
+        let done = Box::new(move |end: PerftEnd| match end {
+            PerftEnd::Done(report) => out.line(&output::perft_report(&report)),
+            PerftEnd::Failed => out.error(&"perft failed (a bug: please report it)"),
+        });
+        self.engine.perft(depth, done)?;
+        self.infinite = false;
+        self.pondering = false;
         Ok(())
     }
 
@@ -298,10 +338,12 @@ pub fn run(input: &mut dyn BufRead, out: Out) {
 }
 
 /// Runs one command given on the command line, then waits for a search
-/// it started to finish (Stockfish's `stockfish bench` habit).
-pub fn run_once(line: &str, out: Out) {
+/// it started to finish (Stockfish's `stockfish bench` habit). A refused
+/// command is returned, for the caller to report on stderr.
+pub fn run_once(line: &str, out: Out) -> Result<(), LineError> {
     let mut session = Session::new(out);
-    if session.handle_line(line) == Flow::Continue {
+    if session.try_line(line)? == Flow::Continue {
         session.finish();
     }
+    Ok(())
 }

@@ -144,12 +144,23 @@ fn capitalised(c: Color) -> &'static str {
 /// total, then the time and speed.
 pub fn perft_report(r: &PerftReport) -> String {
     let mut s = String::new();
-    for (m, n) in &r.divide {
+    for (m, n) in &r.divide.counts {
         let _ = writeln!(s, "{m}: {n}");
     }
     let ms = r.elapsed.as_millis();
-    let nps = (r.total as u128 * 1000) / ms.max(1);
-    let _ = writeln!(s, "\nNodes searched: {}", r.total);
+    if !r.divide.is_complete() {
+        let _ = write!(
+            s,
+            "info string perft {} stopped after {ms} ms: {} of {} root moves counted, no total",
+            r.depth,
+            r.divide.counts.len(),
+            r.divide.root_moves
+        );
+        return s;
+    }
+    let total = r.divide.total();
+    let nps = (total as u128 * 1000) / ms.max(1);
+    let _ = writeln!(s, "\nNodes searched: {total}");
     let _ = write!(s, "Time: {ms} ms, {nps} nodes per second");
     s
 }

@@ -110,22 +110,58 @@ pub struct SearchResult {
 pub struct Shared {
     pub tt: Tt,
     pub stop: AtomicBool,
-    pub pondering: AtomicBool,
     /// Microseconds after `go` at which the clock started (moved by
-    /// `ponderhit`).
-    pub clock_offset_us: AtomicU64,
+    /// `ponderhit`), or [`PONDERING`] while the search ponders. One atomic
+    /// holds both, so no reader can see the pondering end with the old
+    /// offset, whatever the memory ordering.
+    clock_start_us: AtomicU64,
     pub nodes: AtomicU64,
 }
+
+/// The value of `clock_start_us` while pondering: the clock has not started.
+const PONDERING: u64 = u64::MAX;
 
 impl Shared {
     pub fn new(tt: Tt) -> Shared {
         Shared {
             tt,
             stop: AtomicBool::new(false),
-            pondering: AtomicBool::new(false),
-            clock_offset_us: AtomicU64::new(0),
+            clock_start_us: AtomicU64::new(0),
             nodes: AtomicU64::new(0),
         }
+    }
+
+    /// Before a search: not stopped, the clock running from `go` unless
+    /// the search ponders.
+    pub fn begin(&self, ponder: bool) {
+        self.stop.store(false, Relaxed);
+        let start = if ponder { PONDERING } else { 0 };
+        self.clock_start_us.store(start, Relaxed);
+    }
+
+    /// `ponderhit`: the pondering ends and the clock starts `since_go`
+    /// after `go`, in one store.
+    pub fn ponder_hit(&self, since_go: Duration) {
+        let us = u64::try_from(since_go.as_micros()).unwrap_or(PONDERING - 1);
+        self.clock_start_us.store(us.min(PONDERING - 1), Relaxed);
+    }
+
+    /// `stop`: the pondering (if any) ends, and the search stops.
+    pub fn stop(&self) {
+        let _ = self
+            .clock_start_us
+            .compare_exchange(PONDERING, 0, Relaxed, Relaxed);
+        self.stop.store(true, Relaxed);
+    }
+
+    pub fn is_pondering(&self) -> bool {
+        self.clock_start_us.load(Relaxed) == PONDERING
+    }
+
+    /// When the clock started, after `go`; `None` while pondering.
+    pub fn clock_start(&self) -> Option<Duration> {
+        let us = self.clock_start_us.load(Relaxed);
+        (us != PONDERING).then(|| Duration::from_micros(us))
     }
 }
 
@@ -181,7 +217,7 @@ pub fn run(
     }
     // A forced move under a clock is played at once.
     let timed = limits.budget.is_some() && !limits.infinite;
-    if root_moves.len() == 1 && timed && !shared.pondering.load(Relaxed) {
+    if root_moves.len() == 1 && timed && !shared.is_pondering() {
         let best = root_moves[0];
         return SearchResult {
             best: Some(best),
@@ -208,7 +244,7 @@ pub fn run(
         let r = main.iterate(&root, &root_moves, Some(reporter));
         // Infinite and ponder searches answer only after `stop` (or
         // `ponderhit`, which turns pondering off).
-        while (limits.infinite || shared.pondering.load(Relaxed)) && !shared.stop.load(Relaxed) {
+        while (limits.infinite || shared.is_pondering()) && !shared.stop.load(Relaxed) {
             std::thread::sleep(Duration::from_millis(1));
         }
         shared.stop.store(true, Relaxed);

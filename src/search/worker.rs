@@ -137,10 +137,11 @@ impl<'a> Worker<'a> {
         self.started.elapsed().as_millis() as u64
     }
 
-    /// Time on the clock for this move (moved by `ponderhit`).
-    fn clock_elapsed(&self) -> std::time::Duration {
-        let offset = std::time::Duration::from_micros(self.shared.clock_offset_us.load(Relaxed));
-        self.started.elapsed().saturating_sub(offset)
+    /// Time on the clock for this move (started by `ponderhit` when
+    /// pondering); `None` while pondering.
+    fn clock_elapsed(&self) -> Option<std::time::Duration> {
+        let start = self.shared.clock_start()?;
+        Some(self.started.elapsed().saturating_sub(start))
     }
 
     fn total_nodes(&self) -> u64 {
@@ -160,14 +161,11 @@ impl<'a> Worker<'a> {
                 self.stopped = true;
                 return true;
             }
-            if self.id == 0 {
-                let pondering = self.shared.pondering.load(Relaxed);
-                let out_of_time = self
-                    .limits
-                    .budget
-                    .is_some_and(|b| self.clock_elapsed() >= b.hard);
+            // The limits count only once the clock runs (not while pondering).
+            if let Some(elapsed) = self.clock_elapsed().filter(|_| self.id == 0) {
+                let out_of_time = self.limits.budget.is_some_and(|b| elapsed >= b.hard);
                 let out_of_nodes = self.limits.nodes.is_some_and(|n| self.total_nodes() >= n);
-                if !pondering && (out_of_time || out_of_nodes) {
+                if out_of_time || out_of_nodes {
                     self.shared.stop.store(true, Relaxed);
                     self.stopped = true;
                 }
@@ -333,7 +331,7 @@ impl<'a> Worker<'a> {
         }
         self.shared.nodes.fetch_add(self.unflushed, Relaxed);
         self.unflushed = 0;
-        if self.id == 0 && !self.limits.infinite && !self.shared.pondering.load(Relaxed) {
+        if self.id == 0 && !self.limits.infinite && !self.shared.is_pondering() {
             self.shared.stop.store(true, Relaxed);
         }
         result.nodes = self.shared.nodes.load(Relaxed);
@@ -350,16 +348,17 @@ impl<'a> Worker<'a> {
         if self.limits.nodes.is_some_and(|n| self.total_nodes() >= n) {
             return true;
         }
-        if self.shared.pondering.load(Relaxed) || self.limits.infinite {
+        if self.limits.infinite {
             return false;
         }
+        let Some(elapsed) = self.clock_elapsed() else {
+            return false; // pondering
+        };
         // A proven result does not change with depth.
         if score.abs() >= MATE_BOUND && depth > MATE - score.abs() + 2 {
             return true;
         }
-        self.limits
-            .budget
-            .is_some_and(|b| self.clock_elapsed() * 2 >= b.soft)
+        self.limits.budget.is_some_and(|b| elapsed * 2 >= b.soft)
     }
 
     fn info(&self, depth: i32, pv_index: usize, score: i32, bound: Option<Bound>) -> Info {

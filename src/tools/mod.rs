@@ -1,5 +1,4 @@
-//! Command-line tools built on the engine API: the benchmark (and, behind
-//! clap subcommands, the match runner).
+//! Command-line tools built on the engine API, each behind a clap
+//! subcommand: the match runner.
 
-pub mod bench;
 pub mod match_runner;

@@ -235,19 +235,28 @@ pub fn last_score(lines: &[String]) -> Option<(String, i64)> {
 /// Runs `mulino <args>` to the end (input closed), at most `timeout`;
 /// returns the exit status and the output.
 pub fn run_args(args: &[&str], timeout: Duration) -> (ExitStatus, String) {
+    let (status, out, _) = run_args_with_stderr(args, timeout);
+    (status, out)
+}
+
+/// [`run_args`], with what the program wrote on stderr too.
+pub fn run_args_with_stderr(args: &[&str], timeout: Duration) -> (ExitStatus, String, String) {
     let mut child = Command::new(BIN)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
-    let mut stdout = child.stdout.take().expect("piped stdout");
-    let reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stdout.read_to_string(&mut text);
-        text
-    });
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = pipe.read_to_string(&mut text);
+            text
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("piped stdout")));
+    let stderr = drain(Box::new(child.stderr.take().expect("piped stderr")));
     let deadline = Instant::now() + timeout;
     let status = loop {
         if let Ok(Some(status)) = child.try_wait() {
@@ -263,5 +272,7 @@ pub fn run_args(args: &[&str], timeout: Duration) -> (ExitStatus, String) {
         }
         std::thread::sleep(Duration::from_millis(10));
     };
-    (status, reader.join().expect("reader thread"))
+    let stdout = stdout.join().expect("stdout reader");
+    let stderr = stderr.join().expect("stderr reader");
+    (status, stdout, stderr)
 }

@@ -1058,6 +1058,58 @@ fn ponder_search_waits_for_ponderhit_or_stop() {
     assert!(engine.ask("ponderhit").is_empty());
 }
 
+/// A node-limited search on one thread is deterministic: the same lines
+/// (but for the clock's `time` and `nps`) and the same bestmove, in a
+/// fresh process or after `ucinewgame` clears the table.
+#[test]
+fn identical_node_limited_searches_give_identical_output() {
+    let strip_clock = |lines: Vec<String>| -> Vec<String> {
+        lines
+            .into_iter()
+            .map(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                let mut kept = Vec::new();
+                let mut i = 0;
+                while i < words.len() {
+                    if matches!(words[i], "time" | "nps") && i + 1 < words.len() {
+                        i += 2;
+                    } else {
+                        kept.push(words[i]);
+                        i += 1;
+                    }
+                }
+                kept.join(" ")
+            })
+            .collect()
+    };
+    let search = |engine: &mut Engine| {
+        engine.send("position startpos moves d6 a1 d5 a4 d7xa4 b4");
+        strip_clock(engine.go("nodes 30000"))
+    };
+    let mut first = Engine::spawn();
+    let a = search(&mut first);
+    assert!(
+        a.len() > 2 && a.last().unwrap().starts_with("bestmove "),
+        "{a:?}"
+    );
+    assert!(engine_reported_nodes(&a) <= 30_000, "{a:?}");
+    let b = search(&mut Engine::spawn());
+    assert_eq!(a, b, "a second process");
+    first.send("ucinewgame");
+    let c = search(&mut first);
+    assert_eq!(a, c, "the same process after ucinewgame");
+}
+
+/// The largest `nodes` count in a search's info lines.
+fn engine_reported_nodes(lines: &[String]) -> u64 {
+    lines
+        .iter()
+        .filter_map(|l| info_value(l, "nodes"))
+        .filter_map(|v| v.parse().ok())
+        .max()
+        .unwrap_or(0)
+}
+
 #[test]
 fn searchmoves_restricts_the_root() {
     let mut engine = Engine::spawn();

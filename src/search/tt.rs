@@ -201,8 +201,30 @@ mod tests {
         assert_eq!(hit.depth, 7);
         assert_eq!(hit.bound, Bound::Lower);
         assert!(tt.probe(0x1234_5678_9abc_def1).is_none());
-        assert!(tt.hashfull() <= 1000);
         tt.clear();
         assert!(tt.probe(0x1234_5678_9abc_def0).is_none());
+    }
+
+    #[test]
+    fn hashfull_counts_this_searchs_entries() {
+        let tt = Tt::new(1).unwrap();
+        assert_eq!(tt.hashfull(), 0);
+        let slots = tt.table.as_slice().len() * BUCKET;
+        let key = |i: u64| i.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        // One store per 10 slots: about a tenth full.
+        for i in 0..slots as u64 / 10 {
+            tt.store(key(i), None, 0, 1, Bound::Exact);
+        }
+        let tenth = tt.hashfull();
+        assert!((50..=150).contains(&tenth), "{tenth}");
+        // Four stores per slot: (nearly) full.
+        for i in 0..4 * slots as u64 {
+            tt.store(key(i), None, 0, 1, Bound::Exact);
+        }
+        let full = tt.hashfull();
+        assert!(full >= 900, "{full}");
+        // Entries of earlier searches do not count.
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
     }
 }

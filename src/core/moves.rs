@@ -251,15 +251,23 @@ impl FromStr for Move {
     }
 }
 
-/// The most moves any position can have (a generous bound: at most 104
-/// steps, few of which close mills, each with at most 12 removal choices,
-/// or 220 sets of three in a triple mill).
+/// Moves a list holds inline, on the stack. Ordinary positions have far
+/// fewer (at most 104 steps, few of which close mills), but removal
+/// choices multiply: with every knob combined (12 pieces, diagonals,
+/// several removals, moving while placing, flying at 4) a step that closes
+/// two or three mills has up to 66 or 220 removal sets. No bound below
+/// that product is proven, so a list that outgrows this capacity moves to
+/// the heap instead of dropping moves: overflow cannot lose a move.
 pub const MAX_MOVES: usize = 1024;
 
-/// A list of moves on the stack; no allocation.
+/// A list of moves, inline (no allocation) up to [`MAX_MOVES`], on the
+/// heap beyond.
 pub struct MoveList {
     moves: std::mem::MaybeUninit<[Move; MAX_MOVES]>,
     len: usize,
+    /// Every move, once there are more than `MAX_MOVES` (then `len` stays
+    /// at `MAX_MOVES` and the inline moves are stale).
+    spill: Option<Vec<Move>>,
 }
 
 impl Default for MoveList {
@@ -274,12 +282,12 @@ impl MoveList {
         MoveList {
             moves: std::mem::MaybeUninit::uninit(),
             len: 0,
+            spill: None,
         }
     }
 
     #[inline]
     pub fn push(&mut self, m: Move) {
-        debug_assert!(self.len < MAX_MOVES, "move list overflow");
         if self.len < MAX_MOVES {
             // SAFETY: in bounds; writing through a raw pointer never reads
             // the uninitialised slot.
@@ -291,12 +299,33 @@ impl MoveList {
                     .write(m)
             };
             self.len += 1;
+        } else {
+            self.push_spilled(m);
         }
+    }
+
+    /// The rare case: past the inline capacity.
+    #[cold]
+    #[inline(never)]
+    fn push_spilled(&mut self, m: Move) {
+        if self.spill.is_none() {
+            self.spill = Some(self.inline().to_vec());
+        }
+        if let Some(spill) = &mut self.spill {
+            spill.push(m);
+        }
+    }
+
+    /// The moves stored inline.
+    #[inline]
+    fn inline(&self) -> &[Move] {
+        // SAFETY: the first `len` entries were written by `push`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
     }
 
     #[inline]
     pub fn len(&self) -> usize {
-        self.len
+        self.as_slice().len()
     }
 
     #[inline]
@@ -307,18 +336,26 @@ impl MoveList {
     #[inline]
     pub fn clear(&mut self) {
         self.len = 0;
+        self.spill = None;
     }
 
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        // SAFETY: the first `len` entries were written by `push`.
-        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
+        match &self.spill {
+            None => self.inline(),
+            Some(spill) => spill,
+        }
     }
 
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        // SAFETY: as in `as_slice`.
-        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
+        match &mut self.spill {
+            // SAFETY: as in `inline`.
+            None => unsafe {
+                std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len)
+            },
+            Some(spill) => spill,
+        }
     }
 
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
@@ -470,5 +507,28 @@ mod tests {
         assert_eq!(list.len(), 2);
         assert!(list.contains(Move::place(p("d7"))));
         assert!(!list.contains(Move::place(p("g7"))));
+    }
+
+    #[test]
+    fn move_list_grows_past_its_inline_capacity() {
+        let mut list = MoveList::new();
+        let moves: Vec<Move> = (0..3 * MAX_MOVES)
+            .map(|i| {
+                let to = Point::ALL[i % 24];
+                let from = Point::ALL[(i / 24) % 24];
+                Move::place(to).with_removal(from)
+            })
+            .collect();
+        for (i, &m) in moves.iter().enumerate() {
+            list.push(m);
+            assert_eq!(list.len(), i + 1);
+        }
+        assert_eq!(list.as_slice(), &moves[..]);
+        list.as_mut_slice().reverse();
+        assert_eq!(list.iter().next(), moves.last());
+        list.clear();
+        assert!(list.is_empty() && list.as_slice().is_empty());
+        list.push(moves[0]);
+        assert_eq!(list.as_slice(), &moves[..1]);
     }
 }

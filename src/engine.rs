@@ -26,7 +26,8 @@ pub struct GoParams {
     pub mate: Option<u32>,
     pub infinite: bool,
     pub ponder: bool,
-    pub searchmoves: Vec<String>,
+    /// Root moves to consider (all when empty); each must be legal.
+    pub searchmoves: Vec<Move>,
 }
 
 /// Every option, by typed id, in the order `uci` lists them: the engine's
@@ -158,7 +159,7 @@ pub enum EngineError {
     #[error("{0}")]
     Hash(#[from] search::tt::TtAllocError),
     #[error("searchmoves: `{0}` is not a legal move here")]
-    SearchMove(String),
+    SearchMove(Move),
     #[error("cannot start the search thread: {0}")]
     Thread(String),
 }
@@ -443,14 +444,14 @@ impl Engine {
     /// Search limits from `go`'s parameters, for the side to move.
     pub fn limits(&self, go: &GoParams) -> Result<Limits, EngineError> {
         let pos = self.game.position();
-        let mut searchmoves = Vec::new();
-        for text in &go.searchmoves {
-            let m = text
-                .parse::<Move>()
-                .ok()
-                .and_then(|m| pos.find_legal(self.rules(), m));
-            searchmoves.push(m.ok_or_else(|| EngineError::SearchMove(text.clone()))?);
-        }
+        let searchmoves = go
+            .searchmoves
+            .iter()
+            .map(|&m| {
+                pos.find_legal(self.rules(), m)
+                    .ok_or(EngineError::SearchMove(m))
+            })
+            .collect::<Result<Vec<Move>, EngineError>>()?;
         let side = pos.side_to_move().index();
         let clock = Clock {
             time_left: go.time[side],

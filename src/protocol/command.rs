@@ -118,7 +118,13 @@ fn parse_go<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Result<GoParams, C
                 | "searchmoves"
         );
         if in_searchmoves && !is_keyword {
-            p.searchmoves.push(tok.to_string());
+            let m = tok.parse().map_err(|_| CommandError::BadValue {
+                command: C,
+                param: "searchmoves".into(),
+                value: tok.to_string(),
+                expected: "moves such as `d6`, `d6-d5` or `d6-d5xb4`",
+            })?;
+            p.searchmoves.push(m);
             continue;
         }
         in_searchmoves = false;
@@ -413,7 +419,12 @@ mod tests {
         let Ok(Command::Go(p)) = parse("go searchmoves d6 a1 depth 3") else {
             panic!()
         };
-        assert_eq!(p.searchmoves, vec!["d6", "a1"]);
+        let moves: Vec<String> = p.searchmoves.iter().map(|m| m.to_string()).collect();
+        assert_eq!(moves, ["d6", "a1"]);
+        assert!(matches!(
+            parse("go searchmoves d6 zz9"),
+            Err(CommandError::BadValue { .. })
+        ));
         assert_eq!(p.depth, Some(3));
         assert_eq!(parse("go"), Ok(Command::Go(GoParams::default())));
         assert!(matches!(

@@ -1,10 +1,36 @@
 //! What a finished game leaves behind: its moves with the engines' scores
 //! and times, how it ended and the result.
 
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use super::referee::GameJob;
+use super::openings::Opening;
 use crate::core::{Color, Move, Outcome};
+
+/// One game to play.
+#[derive(Clone, Debug)]
+pub struct GameJob {
+    /// Game number from 0, in schedule order.
+    pub index: usize,
+    /// The pairing (first engine against opponent `pairing + 1`).
+    pub pairing: usize,
+    /// The pair of games with colours reversed this game belongs to.
+    pub pair: usize,
+    /// Engine indices.
+    pub white: usize,
+    pub black: usize,
+    pub opening: Arc<Opening>,
+}
+
+impl GameJob {
+    /// The engine index playing `side`.
+    pub fn engine(&self, side: Color) -> usize {
+        match side {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+}
 
 /// An engine's evaluation, from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,36 +8,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
 use super::config::{Config, Limits};
-use super::openings::Opening;
 use super::process::{Failure, Registry};
-use super::record::{EngineScore, Fault, GameRecord, MoveRecord, Termination};
+use super::record::{EngineScore, Fault, GameJob, GameRecord, MoveRecord, Termination};
 use super::slot::Slot;
 use crate::core::{Color, Game, Move};
-
-/// One game to play.
-#[derive(Clone, Debug)]
-pub struct GameJob {
-    /// Game number from 0, in schedule order.
-    pub index: usize,
-    /// The pairing (first engine against opponent `pairing + 1`).
-    pub pairing: usize,
-    /// The pair of games with colours reversed this game belongs to.
-    pub pair: usize,
-    /// Engine indices.
-    pub white: usize,
-    pub black: usize,
-    pub opening: Arc<Opening>,
-}
-
-impl GameJob {
-    /// The engine index playing `side`.
-    pub fn engine(&self, side: Color) -> usize {
-        match side {
-            Color::White => self.white,
-            Color::Black => self.black,
-        }
-    }
-}
 
 /// What a worker needs besides its slot.
 pub struct Referee<'a> {

@@ -1,0 +1,85 @@
+//! The README's example session is real: replay its input lines through
+//! the binary and compare every answer, but for the clock's values (`time`
+//! and `nps` in info lines, the `Time:` line of perft).
+
+mod common;
+
+use std::time::Duration;
+
+use common::Engine;
+
+/// The example session's lines, from the `text` block under its heading.
+fn session() -> Vec<String> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let readme = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let section = readme
+        .split("## Example session")
+        .nth(1)
+        .expect("README has an example session");
+    let block = section
+        .split("```text\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("the example session is a text block");
+    block.lines().map(str::to_string).collect()
+}
+
+/// A line with the machine-dependent values blanked.
+fn masked(line: &str) -> String {
+    if line.starts_with("Time: ") {
+        return "Time: _ ms, _ nodes per second".into();
+    }
+    let mut words: Vec<&str> = line.split_whitespace().collect();
+    if words.first() == Some(&"info") {
+        for i in 1..words.len() {
+            if matches!(words[i - 1], "time" | "nps") {
+                words[i] = "_";
+            }
+        }
+    }
+    words.join(" ")
+}
+
+#[test]
+fn the_readme_session_is_what_the_engine_says() {
+    let lines = session();
+    assert!(
+        lines[0].starts_with("$ cargo run"),
+        "the session starts with the command: {lines:?}"
+    );
+    // The greeting is for a terminal only; a pipe gets none.
+    assert!(lines[1].starts_with("mulino "), "{}", lines[1]);
+    let mut exchanges: Vec<(String, Vec<String>)> = Vec::new();
+    for line in &lines[2..] {
+        match line.strip_prefix("> ") {
+            Some(input) => exchanges.push((input.to_string(), Vec::new())),
+            None => exchanges
+                .last_mut()
+                .expect("output before any input")
+                .1
+                .push(line.clone()),
+        }
+    }
+    assert!(exchanges.len() >= 4, "{exchanges:?}");
+    let mut engine = Engine::spawn();
+    for (input, expected) in &exchanges {
+        engine.send(input);
+        if input == "quit" {
+            assert!(expected.is_empty());
+            assert!(engine.wait_exit(Duration::from_secs(30)).is_some());
+            return;
+        }
+        let mut got = Vec::new();
+        while got.len() < expected.len() {
+            got.extend(engine.read_until(|_| true));
+        }
+        let got: Vec<String> = got.iter().map(|l| masked(l)).collect();
+        let want: Vec<String> = expected.iter().map(|l| masked(l)).collect();
+        assert_eq!(got, want, "the answer to `{input}`");
+        assert!(
+            engine.sync().is_empty(),
+            "`{input}` said more than the README shows"
+        );
+    }
+    panic!("the session should end with quit");
+}

@@ -384,6 +384,38 @@ fn help_lists_the_commands() {
     assert!(first[0].starts_with("id name "), "{first:?}");
 }
 
+/// At a terminal the engine greets once; `script` (util-linux) gives it
+/// one. Through a pipe it says nothing first (the other tests see
+/// `id name` as the first answer to `uci`).
+#[test]
+#[cfg(target_os = "linux")]
+fn a_terminal_gets_one_greeting_line() {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("script")
+        .args(["-qec", common::BIN, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("`script` (util-linux) runs the engine on a terminal");
+    let mut stdin = child.stdin.take().expect("stdin");
+    std::thread::sleep(Duration::from_millis(300));
+    let _ = stdin.write_all(b"isready\n");
+    std::thread::sleep(Duration::from_millis(300));
+    let _ = stdin.write_all(b"quit\n");
+    drop(stdin);
+    let out = child.wait_with_output().expect("output");
+    let text = String::from_utf8_lossy(&out.stdout).replace('\r', "");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+    let greeting = format!(
+        "mulino {} by the mulino developers: a Mill engine. Type `help` for the commands.",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert_eq!(lines.first(), Some(&greeting.as_str()), "{text:?}");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("mulino ")).count(), 1);
+    assert!(lines.contains(&"readyok"), "{text:?}");
+}
+
 #[test]
 fn perft_runs_in_the_background_and_stops() {
     let mut engine = Engine::spawn();

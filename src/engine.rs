@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use crate::core::game::GameError;
 use crate::core::options::{self, OptionKind, OptionValue, RuleOption};
 use crate::core::perft::{Divide, PerftTable, divide};
-use crate::core::{Game, Move, MoveList, Outcome, Position, Rules, Variant};
+use crate::core::{Game, Move, MoveList, Outcome, Position, Rules, StartRepetition, Variant};
 use crate::search::{self, Clock, Limits, Reporter, SearchResult, Shared, Tt};
 
 /// The limits and modes of one `go`.
@@ -370,7 +370,25 @@ impl Engine {
             None => Position::startpos(&self.rules),
             Some(f) => Position::from_fen(f, &self.rules).map_err(GameError::from)?,
         };
-        self.game = Game::from_moves(self.rules, start, moves.iter().map(String::as_str))?;
+        self.set_game(start, StartRepetition::Counts, moves)
+    }
+
+    /// Sets the game: a start position (checked against the current rules
+    /// by its maker), whether it counts for threefold repetition, and move
+    /// texts; on error nothing changes.
+    pub fn set_game(
+        &mut self,
+        start: Position,
+        start_repetition: StartRepetition,
+        moves: &[String],
+    ) -> Result<(), EngineError> {
+        self.ensure_idle()?;
+        self.game = Game::from_moves_with(
+            self.rules,
+            start,
+            start_repetition,
+            moves.iter().map(String::as_str),
+        )?;
         Ok(())
     }
 

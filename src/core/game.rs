@@ -15,6 +15,18 @@ pub struct Game {
     moves: Vec<Move>,
     /// Keys of the positions after each complete turn, the start included.
     history: Vec<u64>,
+    /// Whether the start counts as an occurrence for threefold repetition.
+    start_repetition: StartRepetition,
+}
+
+/// Whether a game's start position counts as its first occurrence for
+/// threefold repetition. Ours and Sanmill's count it; Nine Morris 3D
+/// (GBGP) does not: there a set-up position is not a repetition.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StartRepetition {
+    #[default]
+    Counts,
+    Ignored,
 }
 
 /// Why a `position ... moves` list was refused.
@@ -48,6 +60,7 @@ impl Game {
             position: start,
             moves: Vec::new(),
             history: vec![start.key()],
+            start_repetition: StartRepetition::Counts,
         }
     }
 
@@ -58,7 +71,19 @@ impl Game {
         start: Position,
         moves: impl IntoIterator<Item = &'a str>,
     ) -> Result<Game, GameError> {
+        Game::from_moves_with(rules, start, StartRepetition::Counts, moves)
+    }
+
+    /// [`Game::from_moves`], saying whether the start counts for
+    /// threefold repetition.
+    pub fn from_moves_with<'a>(
+        rules: Rules,
+        start: Position,
+        start_repetition: StartRepetition,
+        moves: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Game, GameError> {
         let mut game = Game::from_position(rules, start);
+        game.start_repetition = start_repetition;
         for (i, text) in moves.into_iter().enumerate() {
             let index = i + 1;
             let m: Move = text.parse().map_err(|source| GameError::BadMove {
@@ -118,7 +143,11 @@ impl Game {
     pub fn repetitions(&self) -> usize {
         let key = self.position.key();
         let window = self.position.rule50() as usize + 1;
-        self.history
+        let counted = match self.start_repetition {
+            StartRepetition::Counts => &self.history[..],
+            StartRepetition::Ignored => &self.history[1..],
+        };
+        counted
             .iter()
             .rev()
             .take(window)
@@ -166,5 +195,60 @@ impl Position {
         Color::ALL
             .iter()
             .any(|&c| self.in_hand(c) == 0 && self.pieces(c).count() == Rules::MIN_PIECES as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Variant;
+
+    /// A shuffle from a moving position: with the start counted, its third
+    /// occurrence comes at ply 8; ignored, the first move's position is the
+    /// first to occur three times, at ply 9.
+    #[test]
+    fn the_start_counts_for_repetition_or_not() {
+        let rules = Variant::Nine.rules();
+        let start = Position::from_fen(
+            "O**O*O*@/O*@*****/****@**@ w m s 4 0 4 0 0 0 0 0 0 0 0 0 10",
+            &rules,
+        )
+        .unwrap();
+        // A move that closes no mill and does not take `avoid`.
+        let quiet = |pos: &Position, avoid: Option<crate::core::Point>| {
+            let mut list = crate::core::MoveList::new();
+            pos.legal_moves(&rules, &mut list);
+            *list
+                .iter()
+                .find(|m| !m.has_removal() && m.to() != avoid)
+                .unwrap()
+        };
+        let reverse = |m: Move| Move::slide(m.to().unwrap(), m.from().unwrap());
+        let there = quiet(&start, None);
+        let next = start.play_unchecked(&rules, there);
+        let reply = quiet(&next, there.from());
+        let back = next.play_unchecked(&rules, reply);
+        let undo_there = reverse(there);
+        let after_undo = back.play_unchecked(&rules, undo_there);
+        let undo_reply = reverse(reply);
+        let cycle = [there, reply, undo_there, undo_reply].map(|m| m.to_string());
+        let plies =
+            |n: usize| -> Vec<&str> { cycle.iter().cycle().take(n).map(String::as_str).collect() };
+        assert_eq!(
+            after_undo.play_unchecked(&rules, undo_reply).key(),
+            start.key()
+        );
+        let counted = |n| Game::from_moves(rules, start, plies(n));
+        let ignored = |n| Game::from_moves_with(rules, start, StartRepetition::Ignored, plies(n));
+        assert_eq!(counted(7).unwrap().outcome(), None);
+        assert_eq!(
+            counted(8).unwrap().outcome(),
+            Some(Outcome::Draw(DrawReason::ThreefoldRepetition))
+        );
+        assert_eq!(ignored(8).unwrap().outcome(), None);
+        assert_eq!(
+            ignored(9).unwrap().outcome(),
+            Some(Outcome::Draw(DrawReason::ThreefoldRepetition))
+        );
     }
 }

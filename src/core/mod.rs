@@ -15,7 +15,7 @@ pub mod rules;
 pub mod zobrist;
 
 pub use fen::{FenError, Setup};
-pub use game::Game;
+pub use game::{Game, StartRepetition};
 pub use moves::{Move, MoveList, MoveParseError};
 pub use options::{OptionKind, OptionValue, RuleOption};
 pub use point::{Bitboard, Color, Point};

@@ -280,7 +280,7 @@ impl Session {
 
 /// Reads one line of at most `MAX_LINE` bytes; longer lines are consumed
 /// and reported as `Err(len)`. `Ok(None)` at end of input.
-fn read_line(
+pub(crate) fn read_line(
     input: &mut dyn BufRead,
     buf: &mut Vec<u8>,
 ) -> std::io::Result<Option<Result<(), usize>>> {
@@ -314,12 +314,25 @@ fn read_line(
     }
 }
 
-/// Runs the protocol over `input` until `quit` or end of input.
+/// Runs the protocol over `input` until `quit` or end of input. The first
+/// command picks the dialect: `gbgp` hands the session to GBGP
+/// ([`crate::gbgp`]), anything else is ours (blank lines before it count
+/// for nothing).
 pub fn run(input: &mut dyn BufRead, out: Out) {
-    let mut session = Session::new(out.clone());
     let mut buf = Vec::with_capacity(256);
-    loop {
+    let mut next = loop {
         match read_line(input, &mut buf) {
+            Ok(Some(Ok(()))) if buf.trim_ascii().is_empty() => continue,
+            other => break other,
+        }
+    };
+    if matches!(next, Ok(Some(Ok(())))) && buf.trim_ascii().eq_ignore_ascii_case(b"gbgp") {
+        crate::gbgp::run(input, out);
+        return;
+    }
+    let mut session = Session::new(out.clone());
+    loop {
+        match next {
             Ok(None) | Err(_) => {
                 session.finish();
                 return;
@@ -334,6 +347,7 @@ pub fn run(input: &mut dyn BufRead, out: Out) {
                 }
             }
         }
+        next = read_line(input, &mut buf);
     }
 }
 

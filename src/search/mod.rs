@@ -7,6 +7,7 @@ pub mod eval;
 mod largemem;
 pub mod ordering;
 pub mod params;
+mod repetition;
 pub mod time;
 pub mod tt;
 mod worker;

@@ -10,11 +10,11 @@ use super::params::{
     ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, CHECK_EVERY, LMR_MIN_DEPTH, LMR_MIN_MOVES, QS_MAX_PLY,
     RFP_MARGIN, RFP_MAX_DEPTH,
 };
+use super::repetition::RepetitionTracker;
 use super::tt::Bound;
 use super::{
     INFINITY, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Reporter, Score, SearchResult, Shared,
 };
-use crate::core::game::draw_by_rule;
 use crate::core::moves::MAX_MOVES;
 use crate::core::{FullBoardAction, Move, MoveList, Position, Rules};
 
@@ -47,9 +47,6 @@ const fn ln_milli(x: u32) -> i64 {
     (bits * 1000 + frac) * 693 / 1000
 }
 
-/// Buckets of the repetition filter (a power of two, minus one).
-const KEY_FILTER_MASK: usize = 4095;
-
 #[inline]
 fn score_to_tt(s: i32, ply: usize) -> i32 {
     if s >= MATE_BOUND {
@@ -81,12 +78,8 @@ pub(super) struct Worker<'a> {
     nodes: u64,
     unflushed: u64,
     seldepth: usize,
-    /// Keys of the game's positions, then of the current line's.
-    keys: Vec<u64>,
-    /// How many keys in `keys` fall in each bucket of their low bits.
-    key_counts: Box<[u16; KEY_FILTER_MASK + 1]>,
-    /// Where the search line starts in `keys` (the root's index).
-    root_index: usize,
+    /// The game's and the line's positions, for draws by repetition.
+    repetitions: RepetitionTracker,
     ordering: OrderingTables,
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -105,13 +98,6 @@ impl<'a> Worker<'a> {
         history: &[u64],
         started: Instant,
     ) -> Worker<'a> {
-        let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 2);
-        keys.extend_from_slice(history);
-        let root_index = keys.len().saturating_sub(1);
-        let mut key_counts = Box::new([0u16; KEY_FILTER_MASK + 1]);
-        for &k in &keys {
-            key_counts[k as usize & KEY_FILTER_MASK] += 1;
-        }
         Worker {
             id,
             rules,
@@ -121,9 +107,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             unflushed: 0,
             seldepth: 0,
-            keys,
-            key_counts,
-            root_index,
+            repetitions: RepetitionTracker::new(history, MAX_PLY),
             ordering: OrderingTables::new(MAX_PLY),
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
@@ -174,45 +158,6 @@ impl<'a> Worker<'a> {
             }
         }
         self.stopped
-    }
-
-    #[inline]
-    fn push_key(&mut self, key: u64) {
-        self.keys.push(key);
-        self.key_counts[key as usize & KEY_FILTER_MASK] += 1;
-    }
-
-    #[inline]
-    fn pop_key(&mut self) {
-        if let Some(key) = self.keys.pop() {
-            self.key_counts[key as usize & KEY_FILTER_MASK] -= 1;
-        }
-    }
-
-    /// Whether the position at the end of the line is drawn by repetition
-    /// or the N-move rules: a repeat within the search line counts at once,
-    /// one reaching back into the game needs two earlier occurrences.
-    fn is_draw(&self, pos: &Position) -> bool {
-        if pos.pending_removals() > 0 {
-            return false;
-        }
-        let key = pos.key();
-        // Most positions occur once: the filter says so without a scan.
-        if !self.rules.threefold || self.key_counts[key as usize & KEY_FILTER_MASK] <= 1 {
-            return draw_by_rule(&self.rules, pos, 1).is_some();
-        }
-        let last = self.keys.len() - 1;
-        let window = (pos.rule50() as usize).min(last);
-        let mut in_game = 0;
-        for i in (last - window..last).rev() {
-            if self.keys[i] == key {
-                if i >= self.root_index && self.rules.threefold {
-                    return true;
-                }
-                in_game += 1;
-            }
-        }
-        draw_by_rule(&self.rules, pos, in_game + 1).is_some()
     }
 
     #[allow(clippy::needless_range_loop)]
@@ -411,7 +356,7 @@ impl<'a> Worker<'a> {
                 }
             }
             let child = root.play_unchecked(&self.rules, m);
-            self.push_key(child.key());
+            self.repetitions.push(child.key());
             let mut score;
             if searched == 0 {
                 score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
@@ -421,7 +366,7 @@ impl<'a> Worker<'a> {
                     score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
                 }
             }
-            self.pop_key();
+            self.repetitions.pop();
             searched += 1;
             if self.stopped {
                 // Keep the best move found so far in this iteration.
@@ -487,7 +432,7 @@ impl<'a> Worker<'a> {
         if pos.material(us) < Rules::MIN_PIECES as u32 {
             return -MATE + ply as i32;
         }
-        if self.is_draw(pos) {
+        if self.repetitions.is_draw(&self.rules, pos) {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
@@ -616,7 +561,7 @@ impl<'a> Worker<'a> {
                 self.shared.tt.prefetch(next.key());
                 ahead = Some((i + 1, next));
             }
-            self.push_key(child.key());
+            self.repetitions.push(child.key());
             let new_depth = if forced { depth } else { depth - 1 };
             let mut score;
             if i == 0 {
@@ -643,7 +588,7 @@ impl<'a> Worker<'a> {
                     score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
                 }
             }
-            self.pop_key();
+            self.repetitions.pop();
             if self.stopped {
                 self.lists.push(list);
                 self.score_pool.push(score_box);

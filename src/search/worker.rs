@@ -160,8 +160,8 @@ impl<'a> Worker<'a> {
         self.stopped
     }
 
-    #[allow(clippy::needless_range_loop)]
     /// Iterative deepening. Only the main worker (with a reporter) reports.
+    #[allow(clippy::needless_range_loop)]
     pub(super) fn iterate(
         &mut self,
         root: &Position,
@@ -190,49 +190,15 @@ impl<'a> Worker<'a> {
             let mut lines: Vec<(Move, i32, Vec<Move>)> = Vec::with_capacity(multipv);
             for pv_index in 0..multipv {
                 let excluded: Vec<Move> = lines.iter().map(|l| l.0).collect();
-                let prev = scores[pv_index];
-                let (mut alpha, mut beta) = (-INFINITY, INFINITY);
-                let mut window = ASPIRATION_WINDOW;
-                if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
-                    alpha = (prev - window).max(-INFINITY);
-                    beta = (prev + window).min(INFINITY);
-                }
-                let score = loop {
-                    let s =
-                        self.root_search(root, &mut moves, &excluded, depth, alpha, beta, reporter);
-                    if self.stopped {
-                        break s;
-                    }
-                    let bound = if s <= alpha {
-                        Some(Bound::Upper)
-                    } else if s >= beta {
-                        Some(Bound::Lower)
-                    } else {
-                        None
-                    };
-                    match bound {
-                        None => break s,
-                        Some(b) => {
-                            if let Some(r) = reporter {
-                                if self.elapsed_ms() > 1000 {
-                                    r.info(&self.info(depth, pv_index, s, Some(b)));
-                                }
-                            }
-                            window *= 3;
-                            if b == Bound::Upper {
-                                alpha = (s - window).max(-INFINITY);
-                                beta = (alpha + beta) / 2 + window / 2;
-                                beta = beta.max(s + 1).min(INFINITY);
-                            } else {
-                                beta = (s + window).min(INFINITY);
-                            }
-                            if window > 400 {
-                                alpha = -INFINITY;
-                                beta = INFINITY;
-                            }
-                        }
-                    }
-                };
+                let score = self.aspiration(
+                    root,
+                    &mut moves,
+                    &excluded,
+                    depth,
+                    pv_index,
+                    scores[pv_index],
+                    reporter,
+                );
                 if self.stopped && (pv_index > 0 || self.pv_len[0] == 0) {
                     break;
                 }
@@ -283,6 +249,58 @@ impl<'a> Worker<'a> {
         }
         result.nodes = self.shared.nodes.load(Relaxed);
         result
+    }
+
+    /// One root search at `depth` for MultiPV line `pv_index`: a window
+    /// around the previous iteration's score `prev`, widened on each fail
+    /// until the score falls inside (or the search is stopped).
+    #[allow(clippy::too_many_arguments)]
+    fn aspiration(
+        &mut self,
+        root: &Position,
+        moves: &mut [(Move, i32)],
+        excluded: &[Move],
+        depth: i32,
+        pv_index: usize,
+        prev: i32,
+        reporter: Option<&dyn Reporter>,
+    ) -> i32 {
+        let (mut alpha, mut beta) = (-INFINITY, INFINITY);
+        let mut window = ASPIRATION_WINDOW;
+        if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+            alpha = (prev - window).max(-INFINITY);
+            beta = (prev + window).min(INFINITY);
+        }
+        loop {
+            let s = self.root_search(root, moves, excluded, depth, alpha, beta, reporter);
+            if self.stopped {
+                return s;
+            }
+            let bound = if s <= alpha {
+                Bound::Upper
+            } else if s >= beta {
+                Bound::Lower
+            } else {
+                return s;
+            };
+            if let Some(r) = reporter {
+                if self.elapsed_ms() > 1000 {
+                    r.info(&self.info(depth, pv_index, s, Some(bound)));
+                }
+            }
+            window *= 3;
+            if bound == Bound::Upper {
+                alpha = (s - window).max(-INFINITY);
+                beta = (alpha + beta) / 2 + window / 2;
+                beta = beta.max(s + 1).min(INFINITY);
+            } else {
+                beta = (s + window).min(INFINITY);
+            }
+            if window > 400 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
     }
 
     /// After an iteration: whether the main thread should stop deepening.

@@ -5,18 +5,18 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
 use super::eval::{evaluate, evaluate_full};
-use super::ordering::{OrderingTables, pick};
+use super::ordering::{OrderingTables, QuietsTried};
 use super::params::{
     ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, CHECK_EVERY, LMR_MIN_DEPTH, LMR_MIN_MOVES, QS_MAX_PLY,
     RFP_MARGIN, RFP_MAX_DEPTH,
 };
+use super::picker::{BufferPool, MovePicker, Picked};
 use super::repetition::RepetitionTracker;
-use super::tt::Bound;
+use super::tt::{Bound, TtHit};
 use super::{
     INFINITY, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Reporter, Score, SearchResult, Shared,
 };
-use crate::core::moves::MAX_MOVES;
-use crate::core::{FullBoardAction, Move, MoveList, Position, Rules};
+use crate::core::{FullBoardAction, Move, Position, Rules};
 
 /// Late-move reductions by depth and move number: about
 /// `0.75 + ln(depth) * ln(moves) / 2.25` plies, built at compile time.
@@ -69,6 +69,34 @@ fn score_from_tt(s: i32, ply: usize) -> i32 {
     }
 }
 
+/// The stored score if the table's entry for this node is deep enough and
+/// its bound settles the window.
+#[inline]
+fn tt_cutoff(hit: &TtHit, depth: i32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+    if hit.depth < depth {
+        return None;
+    }
+    let s = score_from_tt(hit.score, ply);
+    let cut = match hit.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    cut.then_some(s)
+}
+
+/// Plies taken off the `i`-th move (from 0) of a node searched to `depth`:
+/// late quiet moves are searched shallower, more so off the PV.
+#[inline]
+fn late_move_reduction(quiet: bool, depth: i32, i: usize, pv_node: bool) -> i32 {
+    if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES {
+        let r = LMR_TABLE[(depth as usize).min(63)][i.min(63)] + !pv_node as i32;
+        r.clamp(1, depth - 1)
+    } else {
+        0
+    }
+}
+
 pub(super) struct Worker<'a> {
     id: usize,
     rules: Rules,
@@ -84,9 +112,8 @@ pub(super) struct Worker<'a> {
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     stopped: bool,
-    lists: Vec<Box<MoveList>>,
-    /// Move-ordering scores, one array per live node, reused likewise.
-    score_pool: Vec<Box<[i32; MAX_MOVES]>>,
+    /// Move lists and their scores, one pair per live node.
+    pool: &'a BufferPool,
 }
 
 impl<'a> Worker<'a> {
@@ -97,6 +124,7 @@ impl<'a> Worker<'a> {
         limits: &'a Limits,
         history: &[u64],
         started: Instant,
+        pool: &'a BufferPool,
     ) -> Worker<'a> {
         Worker {
             id,
@@ -112,8 +140,7 @@ impl<'a> Worker<'a> {
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             stopped: false,
-            lists: Vec::new(),
-            score_pool: Vec::new(),
+            pool,
         }
     }
 
@@ -472,144 +499,48 @@ impl<'a> Worker<'a> {
         let tt_move = hit
             .and_then(|h| h.mv)
             .filter(|&m| pos.is_legal(&self.rules, m));
-        if let Some(h) = hit {
-            if !pv_node && h.depth >= depth {
-                let s = score_from_tt(h.score, ply);
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
+        if !pv_node {
+            if let Some(s) = hit.and_then(|h| tt_cutoff(&h, depth, alpha, beta, ply)) {
+                return s;
+            }
+            if let Some(s) = self.reverse_futility(pos, depth, beta) {
+                return s;
             }
         }
-        // Reverse futility: far enough above beta at a shallow node, the
-        // static evaluation stands (not while a removal is owed).
-        if !pv_node
-            && depth <= RFP_MAX_DEPTH
-            && pos.pending_removals() == 0
-            && beta.abs() < MATE_BOUND
-        {
-            let stand = evaluate(pos, &self.rules);
-            if stand - RFP_MARGIN * depth >= beta && pos.has_legal_move(&self.rules) {
-                return stand;
-            }
+        let mut picker = MovePicker::new(self.pool, pos, &self.rules, ply, tt_move);
+        if picker.has_no_moves() {
+            return self.no_move_score(pos, ply);
         }
-        let mut list = self.take_list();
-        let mut score_box = self
-            .score_pool
-            .pop()
-            .unwrap_or_else(|| Box::new([0; MAX_MOVES]));
-        // Staged: a legal hash move is searched first, and the moves are
-        // generated and scored only if it does not cut off.
-        let mut generated = false;
-        let mut n = 0;
-        let forced = match tt_move {
-            Some(_) => !pos.has_several_moves(&self.rules),
-            None => {
-                pos.legal_moves(&self.rules, &mut list);
-                if list.is_empty() {
-                    self.lists.push(list);
-                    self.score_pool.push(score_box);
-                    return self.no_move_score(pos, ply);
-                }
-                // A single legal move is searched at full depth (it is forced).
-                list.len() == 1
-            }
+        // A single legal move is searched at full depth (it is forced).
+        let new_depth = if picker.is_forced(&self.rules) {
+            depth
+        } else {
+            depth - 1
         };
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        // Quiet moves searched so far (entries past `quiet_count` are filler).
-        let mut quiets_tried = [Move::place(crate::core::Point::ALL[0]); 64];
-        let mut quiet_count = 0;
+        let mut quiets_tried = QuietsTried::default();
         // The next move's child, made early so that its table bucket is
         // on its way while the current move is searched.
-        let mut ahead: Option<(usize, Position)> = None;
-        for i in 0.. {
-            let (m, quiet) = match tt_move {
-                Some(t) if i == 0 => (t, false),
-                _ => {
-                    if !generated {
-                        generated = true;
-                        if tt_move.is_some() {
-                            pos.legal_moves(&self.rules, &mut list);
-                        }
-                        n = list.len();
-                        self.ordering.score(
-                            pos,
-                            &self.rules,
-                            ply,
-                            tt_move,
-                            &list,
-                            &mut score_box[..n],
-                        );
-                        if tt_move.is_some() {
-                            // Already searched: it goes to the front.
-                            pick(list.as_mut_slice(), &mut score_box[..n], 0);
-                        }
-                    }
-                    if i >= n {
-                        break;
-                    }
-                    let (moves, scores) = (list.as_mut_slice(), &mut score_box[..n]);
-                    if ahead.is_none_or(|(j, _)| j != i) {
-                        pick(moves, scores, i);
-                    }
-                    let quiet = !moves[i].has_removal() && scores[i] < super::params::ORDER_BLOCK;
-                    (moves[i], quiet)
-                }
-            };
-            let child = match ahead.take() {
-                Some((j, c)) if j == i => c,
-                _ => {
-                    let c = pos.play_unchecked(&self.rules, m);
-                    self.shared.tt.prefetch(c.key());
-                    c
-                }
-            };
-            // Children that probe the table are worth fetching one move
+        let mut ahead: Option<Position> = None;
+        let mut i = 0;
+        while let Some(Picked { mv: m, quiet }) = picker.next(&self.rules, &self.ordering) {
+            let child = ahead.take().unwrap_or_else(|| self.play_prefetched(pos, m));
+            // Children that probe the table are worth making one move
             // ahead (picking is deterministic, so the next pick is known).
-            if depth >= 2 && generated && i + 1 < n {
-                let (moves, scores) = (list.as_mut_slice(), &mut score_box[..n]);
-                pick(moves, scores, i + 1);
-                let next = pos.play_unchecked(&self.rules, moves[i + 1]);
-                self.shared.tt.prefetch(next.key());
-                ahead = Some((i + 1, next));
+            if depth >= 2 {
+                ahead = picker.peek().map(|next| self.play_prefetched(pos, next));
             }
             self.repetitions.push(child.key());
-            let new_depth = if forced { depth } else { depth - 1 };
-            let mut score;
-            if i == 0 {
-                score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node);
+            let score = if i == 0 {
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
             } else {
-                let reduction = if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES {
-                    let r = LMR_TABLE[(depth as usize).min(63)][i.min(63)] + !pv_node as i32;
-                    r.clamp(1, depth - 1)
-                } else {
-                    0
-                };
-                score = -self.negamax(
-                    &child,
-                    new_depth - reduction,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    false,
-                );
-                if score > alpha && reduction > 0 && !self.stopped {
-                    score = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
-                }
-                if score > alpha && score < beta && pv_node && !self.stopped {
-                    score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
-                }
-            }
+                let reduction = late_move_reduction(quiet, depth, i, pv_node);
+                self.search_late(&child, new_depth, reduction, alpha, beta, ply, pv_node)
+            };
             self.repetitions.pop();
             if self.stopped {
-                self.lists.push(list);
-                self.score_pool.push(score_box);
                 return 0;
             }
             if score > best {
@@ -622,17 +553,17 @@ impl<'a> Worker<'a> {
                     }
                     if score >= beta {
                         if quiet {
-                            let tried = &quiets_tried[..quiet_count];
+                            let tried = quiets_tried.as_slice();
                             self.ordering.update(us.index(), ply, m, tried, depth);
                         }
                         break;
                     }
                 }
             }
-            if quiet && quiet_count < quiets_tried.len() {
-                quiets_tried[quiet_count] = m;
-                quiet_count += 1;
+            if quiet {
+                quiets_tried.push(m);
             }
+            i += 1;
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -644,9 +575,59 @@ impl<'a> Worker<'a> {
         self.shared
             .tt
             .store(key, best_move, score_to_tt(best, ply), depth, bound);
-        self.lists.push(list);
-        self.score_pool.push(score_box);
         best
+    }
+
+    /// `pos` after `m`, with the child's table bucket on its way to the
+    /// cache.
+    #[inline]
+    fn play_prefetched(&self, pos: &Position, m: Move) -> Position {
+        let child = pos.play_unchecked(&self.rules, m);
+        self.shared.tt.prefetch(child.key());
+        child
+    }
+
+    /// Reverse futility: far enough above beta at a shallow node, the
+    /// static evaluation stands (not while a removal is owed).
+    #[inline]
+    fn reverse_futility(&self, pos: &Position, depth: i32, beta: i32) -> Option<i32> {
+        if depth > RFP_MAX_DEPTH || pos.pending_removals() != 0 || beta.abs() >= MATE_BOUND {
+            return None;
+        }
+        let stand = evaluate(pos, &self.rules);
+        (stand - RFP_MARGIN * depth >= beta && pos.has_legal_move(&self.rules)).then_some(stand)
+    }
+
+    /// A move after the first: a null-window search, `reduction` plies
+    /// shallower, searched again at full depth if it beats alpha, and
+    /// (at a PV node) with the full window if it lands inside it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn search_late(
+        &mut self,
+        child: &Position,
+        new_depth: i32,
+        reduction: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        let mut score = -self.negamax(
+            child,
+            new_depth - reduction,
+            -alpha - 1,
+            -alpha,
+            ply + 1,
+            false,
+        );
+        if score > alpha && reduction > 0 && !self.stopped {
+            score = -self.negamax(child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+        }
+        if score > alpha && score < beta && pv_node && !self.stopped {
+            score = -self.negamax(child, new_depth, -beta, -alpha, ply + 1, true);
+        }
+        score
     }
 
     /// Quiescence: the static evaluation, or better by following mill
@@ -667,17 +648,15 @@ impl<'a> Worker<'a> {
         if stand >= beta || quiet || qply >= QS_MAX_PLY || ply >= MAX_PLY - 1 {
             return stand;
         }
-        let mut list = self.take_list();
-        pos.mill_moves(&self.rules, &mut list);
+        let mut buffers = self.pool.take();
+        pos.mill_moves(&self.rules, &mut buffers.moves);
         alpha = alpha.max(stand);
         let mut best = stand;
         // Every move here removes (`mill_moves` lists no other).
-        for i in 0..list.len() {
-            let m = list[i];
+        for &m in buffers.moves.iter() {
             self.nodes += 1;
             self.unflushed += 1;
             if self.check_stop() {
-                self.lists.push(list);
                 return 0;
             }
             let child = pos.play_unchecked(&self.rules, m);
@@ -696,16 +675,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        self.lists.push(list);
         best
-    }
-
-    /// A move list from the pool (one per live node), so nodes do not
-    /// build 4 KB lists on the stack.
-    fn take_list(&mut self) -> Box<MoveList> {
-        self.lists
-            .pop()
-            .unwrap_or_else(|| Box::new(MoveList::new()))
     }
 }
 

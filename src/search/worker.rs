@@ -16,7 +16,7 @@ use super::tt::{Bound, TtHit};
 use super::{
     INFINITY, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Reporter, Score, SearchResult, Shared,
 };
-use crate::core::{FullBoardAction, Move, Position, Rules};
+use crate::core::{Move, Outcome, Position, Rules};
 
 /// Late-move reductions by depth and move number: about
 /// `0.75 + ln(depth) * ln(moves) / 2.25` plies, built at compile time.
@@ -94,6 +94,20 @@ fn late_move_reduction(quiet: bool, depth: i32, i: usize, pv_node: bool) -> i32 
         r.clamp(1, depth - 1)
     } else {
         0
+    }
+}
+
+/// The score of a node whose side to move has no legal move, `ply` plies
+/// from the root, as the rules judge it (`Position::outcome`): a blocked
+/// side loses; a full board is a draw or a win for black, whoever is to
+/// move.
+fn no_move_score(rules: &Rules, pos: &Position, ply: usize) -> i32 {
+    match pos.outcome(rules) {
+        Some(Outcome::Draw(_)) => 0,
+        Some(Outcome::Win { winner, .. }) if winner == pos.side_to_move() => MATE - ply as i32,
+        // A loss; `None` (a removal owed that cannot be made, which the
+        // search never meets) counts as blocked.
+        Some(Outcome::Win { .. }) | None => -MATE + ply as i32,
     }
 }
 
@@ -447,16 +461,6 @@ impl<'a> Worker<'a> {
         self.pv_len[ply] = child_len;
     }
 
-    /// The score of a node with no legal move: a loss, or a draw on a full
-    /// board when the rules say so.
-    fn no_move_score(&self, pos: &Position, ply: usize) -> i32 {
-        if pos.empty().is_empty() && self.rules.full_board == FullBoardAction::Draw {
-            0
-        } else {
-            -MATE + ply as i32
-        }
-    }
-
     fn negamax(
         &mut self,
         pos: &Position,
@@ -509,7 +513,7 @@ impl<'a> Worker<'a> {
         }
         let mut picker = MovePicker::new(self.pool, pos, &self.rules, ply, tt_move);
         if picker.has_no_moves() {
-            return self.no_move_score(pos, ply);
+            return no_move_score(&self.rules, pos, ply);
         }
         // A single legal move is searched at full depth (it is forced).
         let new_depth = if picker.is_forced(&self.rules) {
@@ -638,7 +642,7 @@ impl<'a> Worker<'a> {
             self.seldepth = ply;
         }
         if !pos.has_legal_move(&self.rules) {
-            return self.no_move_score(pos, ply);
+            return no_move_score(&self.rules, pos, ply);
         }
         let eval = evaluate_full(pos, &self.rules);
         let stand = eval.score;
@@ -705,5 +709,69 @@ mod tests {
         }
         assert_eq!(LMR_TABLE[1][1], 0);
         assert!(LMR_TABLE[20][40] >= 3);
+    }
+
+    /// Lasker rules with 12 pieces: white's one legal move, a placement on
+    /// d7 (all of whose neighbours are black's), fills the board without a
+    /// mill and leaves black to move.
+    const FILLS_THE_BOARD: &str = "OOOOOOOO/@OOO@@@@/*@@@@@@@ w p p 11 1 12 0 0 0 0 0 0 0 0 0 12";
+
+    fn lasker_twelve() -> Rules {
+        Rules {
+            pieces: 12,
+            ..crate::core::Variant::Lasker.rules()
+        }
+    }
+
+    /// The full board after white's placement, black to move.
+    fn full_board(rules: &Rules) -> Position {
+        let pos = Position::from_fen(FILLS_THE_BOARD, rules).expect("test FEN");
+        let mut list = crate::core::MoveList::new();
+        pos.legal_moves(rules, &mut list);
+        assert_eq!(list.len(), 1, "white's only move is the placement");
+        let full = pos.play_unchecked(rules, list[0]);
+        assert!(full.empty().is_empty());
+        assert!(!full.has_legal_move(rules));
+        full
+    }
+
+    #[test]
+    fn a_full_board_scores_as_the_rules_judge_it() {
+        use crate::core::{Color, FullBoardAction};
+        let mut rules = lasker_twelve();
+        let full = full_board(&rules);
+        assert_eq!(full.side_to_move(), Color::Black);
+        // The first player loses, so black, to move and stuck, wins.
+        assert!(matches!(
+            full.outcome(&rules),
+            Some(Outcome::Win {
+                winner: Color::Black,
+                ..
+            })
+        ));
+        assert_eq!(no_move_score(&rules, &full, 5), MATE - 5);
+        // With white to move, white loses.
+        let white_to_move = Position::from_fen(
+            "OOOOOOOO/@OOO@@@@/O@@@@@@@ w m s 12 0 12 0 0 0 0 0 0 0 0 0 13",
+            &rules,
+        )
+        .expect("test FEN");
+        assert_eq!(no_move_score(&rules, &white_to_move, 5), -MATE + 5);
+        rules.full_board = FullBoardAction::Draw;
+        assert_eq!(no_move_score(&rules, &full, 5), 0);
+        assert_eq!(no_move_score(&rules, &white_to_move, 5), 0);
+    }
+
+    #[test]
+    fn a_blocked_side_loses() {
+        // Cheng San Qi (no flying): black a7 a4 a1 has no free neighbour.
+        let rules = crate::core::Variant::ChengSanQi.rules();
+        let pos = Position::from_fen(
+            "********/**O***O*/O***O@@@ b m s 4 0 3 0 0 0 0 0 0 0 0 0 1",
+            &rules,
+        )
+        .expect("test FEN");
+        assert!(!pos.has_legal_move(&rules));
+        assert_eq!(no_move_score(&rules, &pos, 3), -MATE + 3);
     }
 }

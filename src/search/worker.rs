@@ -1,5 +1,6 @@
 //! One search thread: iterative deepening, aspiration windows, PVS,
-//! quiescence, draw detection against the game's and the line's history.
+//! quiescence. The moves of a node come from a `MovePicker`; draws by
+//! repetition from a `RepetitionTracker`.
 
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
@@ -461,6 +462,9 @@ impl<'a> Worker<'a> {
         self.pv_len[ply] = child_len;
     }
 
+    /// The principal variation search of `pos`, `ply` plies from the root
+    /// and `depth` plies deep, in the window `alpha..beta` (`pv_node`:
+    /// an open window, on the line that may become the PV).
     fn negamax(
         &mut self,
         pos: &Position,

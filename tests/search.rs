@@ -4,6 +4,7 @@
 //! binary. Every position is checked first with the library: its FEN
 //! reads back unchanged, and a brute-force minimax over whole turns proves
 //! the win and its length, and that the engine's bestmove starts one.
+//! Last, a full board is scored as the rules judge it, whoever is to move.
 
 mod common;
 
@@ -276,5 +277,47 @@ fn the_losing_side_reports_a_negative_mate() {
     let best: Move = bestmove_of(lines.last().unwrap()).parse().unwrap();
     let next = pos.play_unchecked(&rules, winning[0]);
     assert!(next.is_legal(&rules, best));
+    assert_eq!(last_score(&lines), Some(("mate".to_string(), -1)));
+}
+
+// ---------------------------------------------------------------------
+// The board filling up
+// ---------------------------------------------------------------------
+
+/// Lasker rules with 12 pieces: white's only move, a placement on d7 (all
+/// of whose neighbours are black's), fills the board without a mill and
+/// leaves black to move. The first player loses on a full board, so the
+/// move loses for white, although it is black who is left without a move.
+#[test]
+fn filling_the_board_loses_for_the_first_player_even_with_black_to_move() {
+    let fen = "OOOOOOOO/@OOO@@@@/*@@@@@@@ w p p 11 1 12 0 0 0 0 0 0 0 0 0 12";
+    let rules = Rules {
+        pieces: 12,
+        ..Variant::Lasker.rules()
+    };
+    let pos = Position::from_fen(fen, &rules).unwrap_or_else(|e| panic!("bad FEN {fen}: {e}"));
+    let moves = legal(&pos, &rules);
+    assert_eq!(moves.len(), 1, "{moves:?}");
+    let full = pos.play_unchecked(&rules, moves[0]);
+    assert_eq!(full.side_to_move(), Color::Black);
+    assert!(matches!(
+        full.outcome(&rules),
+        Some(Outcome::Win {
+            winner: Color::Black,
+            reason: WinReason::FullBoard
+        })
+    ));
+
+    let mut engine = Engine::spawn();
+    for line in [
+        "setoption name Variant value lasker",
+        "setoption name Pieces value 12",
+        &format!("position fen {fen}"),
+    ] {
+        let reply = engine.ask(line);
+        assert!(reply.is_empty(), "{line}: {reply:?}");
+    }
+    let lines = engine.go("depth 3");
+    assert_eq!(bestmove_of(lines.last().unwrap()), moves[0].to_string());
     assert_eq!(last_score(&lines), Some(("mate".to_string(), -1)));
 }

@@ -7,6 +7,8 @@ pub mod eval;
 mod largemem;
 pub mod ordering;
 pub mod params;
+mod picker;
+mod repetition;
 pub mod time;
 pub mod tt;
 mod worker;
@@ -17,6 +19,7 @@ use std::time::{Duration, Instant};
 use rand::Rng;
 
 use crate::core::{Game, Move, MoveList, Rules};
+use picker::BufferPool;
 pub use time::{Budget, Clock};
 pub use tt::{Bound, Tt};
 use worker::Worker;
@@ -236,11 +239,13 @@ pub fn run(
             let root_moves = &root_moves;
             let builder = std::thread::Builder::new().stack_size(32 << 20);
             let _ = builder.spawn_scoped(scope, move || {
-                let mut w = Worker::new(id, rules, shared, limits, history, started);
+                let pool = BufferPool::default();
+                let mut w = Worker::new(id, rules, shared, limits, history, started, &pool);
                 w.iterate(&root, root_moves, None);
             });
         }
-        let mut main = Worker::new(0, rules, shared, &limits, history, started);
+        let pool = BufferPool::default();
+        let mut main = Worker::new(0, rules, shared, &limits, history, started, &pool);
         let r = main.iterate(&root, &root_moves, Some(reporter));
         // Infinite and ponder searches answer only after `stop` (or
         // `ponderhit`, which turns pondering off).

@@ -91,6 +91,40 @@ impl OrderingTables {
     }
 }
 
+/// The quiet moves searched at a node, the first 64 of them: those a
+/// cut-off by a later quiet move punishes in the history table.
+pub struct QuietsTried {
+    moves: [Move; 64],
+    len: usize,
+}
+
+impl Default for QuietsTried {
+    #[inline]
+    fn default() -> QuietsTried {
+        QuietsTried {
+            // Filler: entries past `len` are never read.
+            moves: [Move::place(crate::core::Point::ALL[0]); 64],
+            len: 0,
+        }
+    }
+}
+
+impl QuietsTried {
+    /// Records `m` (ignored once 64 are held).
+    #[inline]
+    pub fn push(&mut self, m: Move) {
+        if let Some(slot) = self.moves.get_mut(self.len) {
+            *slot = m;
+            self.len += 1;
+        }
+    }
+
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
 /// Picks the best-scored remaining move into position `i` (selection sort
 /// step, so a cut-off early saves sorting the rest).
 #[inline]

@@ -1,22 +1,23 @@
 //! One search thread: iterative deepening, aspiration windows, PVS,
-//! quiescence, draw detection against the game's and the line's history.
+//! quiescence. The moves of a node come from a `MovePicker`; draws by
+//! repetition from a `RepetitionTracker`.
 
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
 use super::eval::{evaluate, evaluate_full};
-use super::ordering::{OrderingTables, pick};
+use super::ordering::{OrderingTables, QuietsTried};
 use super::params::{
     ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, CHECK_EVERY, LMR_MIN_DEPTH, LMR_MIN_MOVES, QS_MAX_PLY,
     RFP_MARGIN, RFP_MAX_DEPTH,
 };
-use super::tt::Bound;
+use super::picker::{BufferPool, MovePicker, Picked};
+use super::repetition::RepetitionTracker;
+use super::tt::{Bound, TtHit};
 use super::{
     INFINITY, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Reporter, Score, SearchResult, Shared,
 };
-use crate::core::game::draw_by_rule;
-use crate::core::moves::MAX_MOVES;
-use crate::core::{FullBoardAction, Move, MoveList, Position, Rules};
+use crate::core::{Move, Outcome, Position, Rules};
 
 /// Late-move reductions by depth and move number: about
 /// `0.75 + ln(depth) * ln(moves) / 2.25` plies, built at compile time.
@@ -47,9 +48,6 @@ const fn ln_milli(x: u32) -> i64 {
     (bits * 1000 + frac) * 693 / 1000
 }
 
-/// Buckets of the repetition filter (a power of two, minus one).
-const KEY_FILTER_MASK: usize = 4095;
-
 #[inline]
 fn score_to_tt(s: i32, ply: usize) -> i32 {
     if s >= MATE_BOUND {
@@ -72,6 +70,48 @@ fn score_from_tt(s: i32, ply: usize) -> i32 {
     }
 }
 
+/// The stored score if the table's entry for this node is deep enough and
+/// its bound settles the window.
+#[inline]
+fn tt_cutoff(hit: &TtHit, depth: i32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+    if hit.depth < depth {
+        return None;
+    }
+    let s = score_from_tt(hit.score, ply);
+    let cut = match hit.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    cut.then_some(s)
+}
+
+/// Plies taken off the `i`-th move (from 0) of a node searched to `depth`:
+/// late quiet moves are searched shallower, more so off the PV.
+#[inline]
+fn late_move_reduction(quiet: bool, depth: i32, i: usize, pv_node: bool) -> i32 {
+    if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES {
+        let r = LMR_TABLE[(depth as usize).min(63)][i.min(63)] + !pv_node as i32;
+        r.clamp(1, depth - 1)
+    } else {
+        0
+    }
+}
+
+/// The score of a node whose side to move has no legal move, `ply` plies
+/// from the root, as the rules judge it (`Position::outcome`): a blocked
+/// side loses; a full board is a draw or a win for black, whoever is to
+/// move.
+fn no_move_score(rules: &Rules, pos: &Position, ply: usize) -> i32 {
+    match pos.outcome(rules) {
+        Some(Outcome::Draw(_)) => 0,
+        Some(Outcome::Win { winner, .. }) if winner == pos.side_to_move() => MATE - ply as i32,
+        // A loss; `None` (a removal owed that cannot be made, which the
+        // search never meets) counts as blocked.
+        Some(Outcome::Win { .. }) | None => -MATE + ply as i32,
+    }
+}
+
 pub(super) struct Worker<'a> {
     id: usize,
     rules: Rules,
@@ -81,19 +121,14 @@ pub(super) struct Worker<'a> {
     nodes: u64,
     unflushed: u64,
     seldepth: usize,
-    /// Keys of the game's positions, then of the current line's.
-    keys: Vec<u64>,
-    /// How many keys in `keys` fall in each bucket of their low bits.
-    key_counts: Box<[u16; KEY_FILTER_MASK + 1]>,
-    /// Where the search line starts in `keys` (the root's index).
-    root_index: usize,
+    /// The game's and the line's positions, for draws by repetition.
+    repetitions: RepetitionTracker,
     ordering: OrderingTables,
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     stopped: bool,
-    lists: Vec<Box<MoveList>>,
-    /// Move-ordering scores, one array per live node, reused likewise.
-    score_pool: Vec<Box<[i32; MAX_MOVES]>>,
+    /// Move lists and their scores, one pair per live node.
+    pool: &'a BufferPool,
 }
 
 impl<'a> Worker<'a> {
@@ -104,14 +139,8 @@ impl<'a> Worker<'a> {
         limits: &'a Limits,
         history: &[u64],
         started: Instant,
+        pool: &'a BufferPool,
     ) -> Worker<'a> {
-        let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 2);
-        keys.extend_from_slice(history);
-        let root_index = keys.len().saturating_sub(1);
-        let mut key_counts = Box::new([0u16; KEY_FILTER_MASK + 1]);
-        for &k in &keys {
-            key_counts[k as usize & KEY_FILTER_MASK] += 1;
-        }
         Worker {
             id,
             rules,
@@ -121,15 +150,12 @@ impl<'a> Worker<'a> {
             nodes: 0,
             unflushed: 0,
             seldepth: 0,
-            keys,
-            key_counts,
-            root_index,
+            repetitions: RepetitionTracker::new(history, MAX_PLY),
             ordering: OrderingTables::new(MAX_PLY),
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             stopped: false,
-            lists: Vec::new(),
-            score_pool: Vec::new(),
+            pool,
         }
     }
 
@@ -174,47 +200,8 @@ impl<'a> Worker<'a> {
         self.stopped
     }
 
-    #[inline]
-    fn push_key(&mut self, key: u64) {
-        self.keys.push(key);
-        self.key_counts[key as usize & KEY_FILTER_MASK] += 1;
-    }
-
-    #[inline]
-    fn pop_key(&mut self) {
-        if let Some(key) = self.keys.pop() {
-            self.key_counts[key as usize & KEY_FILTER_MASK] -= 1;
-        }
-    }
-
-    /// Whether the position at the end of the line is drawn by repetition
-    /// or the N-move rules: a repeat within the search line counts at once,
-    /// one reaching back into the game needs two earlier occurrences.
-    fn is_draw(&self, pos: &Position) -> bool {
-        if pos.pending_removals() > 0 {
-            return false;
-        }
-        let key = pos.key();
-        // Most positions occur once: the filter says so without a scan.
-        if !self.rules.threefold || self.key_counts[key as usize & KEY_FILTER_MASK] <= 1 {
-            return draw_by_rule(&self.rules, pos, 1).is_some();
-        }
-        let last = self.keys.len() - 1;
-        let window = (pos.rule50() as usize).min(last);
-        let mut in_game = 0;
-        for i in (last - window..last).rev() {
-            if self.keys[i] == key {
-                if i >= self.root_index && self.rules.threefold {
-                    return true;
-                }
-                in_game += 1;
-            }
-        }
-        draw_by_rule(&self.rules, pos, in_game + 1).is_some()
-    }
-
-    #[allow(clippy::needless_range_loop)]
     /// Iterative deepening. Only the main worker (with a reporter) reports.
+    #[allow(clippy::needless_range_loop)]
     pub(super) fn iterate(
         &mut self,
         root: &Position,
@@ -243,49 +230,15 @@ impl<'a> Worker<'a> {
             let mut lines: Vec<(Move, i32, Vec<Move>)> = Vec::with_capacity(multipv);
             for pv_index in 0..multipv {
                 let excluded: Vec<Move> = lines.iter().map(|l| l.0).collect();
-                let prev = scores[pv_index];
-                let (mut alpha, mut beta) = (-INFINITY, INFINITY);
-                let mut window = ASPIRATION_WINDOW;
-                if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
-                    alpha = (prev - window).max(-INFINITY);
-                    beta = (prev + window).min(INFINITY);
-                }
-                let score = loop {
-                    let s =
-                        self.root_search(root, &mut moves, &excluded, depth, alpha, beta, reporter);
-                    if self.stopped {
-                        break s;
-                    }
-                    let bound = if s <= alpha {
-                        Some(Bound::Upper)
-                    } else if s >= beta {
-                        Some(Bound::Lower)
-                    } else {
-                        None
-                    };
-                    match bound {
-                        None => break s,
-                        Some(b) => {
-                            if let Some(r) = reporter {
-                                if self.elapsed_ms() > 1000 {
-                                    r.info(&self.info(depth, pv_index, s, Some(b)));
-                                }
-                            }
-                            window *= 3;
-                            if b == Bound::Upper {
-                                alpha = (s - window).max(-INFINITY);
-                                beta = (alpha + beta) / 2 + window / 2;
-                                beta = beta.max(s + 1).min(INFINITY);
-                            } else {
-                                beta = (s + window).min(INFINITY);
-                            }
-                            if window > 400 {
-                                alpha = -INFINITY;
-                                beta = INFINITY;
-                            }
-                        }
-                    }
-                };
+                let score = self.aspiration(
+                    root,
+                    &mut moves,
+                    &excluded,
+                    depth,
+                    pv_index,
+                    scores[pv_index],
+                    reporter,
+                );
                 if self.stopped && (pv_index > 0 || self.pv_len[0] == 0) {
                     break;
                 }
@@ -336,6 +289,58 @@ impl<'a> Worker<'a> {
         }
         result.nodes = self.shared.nodes.load(Relaxed);
         result
+    }
+
+    /// One root search at `depth` for MultiPV line `pv_index`: a window
+    /// around the previous iteration's score `prev`, widened on each fail
+    /// until the score falls inside (or the search is stopped).
+    #[allow(clippy::too_many_arguments)]
+    fn aspiration(
+        &mut self,
+        root: &Position,
+        moves: &mut [(Move, i32)],
+        excluded: &[Move],
+        depth: i32,
+        pv_index: usize,
+        prev: i32,
+        reporter: Option<&dyn Reporter>,
+    ) -> i32 {
+        let (mut alpha, mut beta) = (-INFINITY, INFINITY);
+        let mut window = ASPIRATION_WINDOW;
+        if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+            alpha = (prev - window).max(-INFINITY);
+            beta = (prev + window).min(INFINITY);
+        }
+        loop {
+            let s = self.root_search(root, moves, excluded, depth, alpha, beta, reporter);
+            if self.stopped {
+                return s;
+            }
+            let bound = if s <= alpha {
+                Bound::Upper
+            } else if s >= beta {
+                Bound::Lower
+            } else {
+                return s;
+            };
+            if let Some(r) = reporter {
+                if self.elapsed_ms() > 1000 {
+                    r.info(&self.info(depth, pv_index, s, Some(bound)));
+                }
+            }
+            window *= 3;
+            if bound == Bound::Upper {
+                alpha = (s - window).max(-INFINITY);
+                beta = (alpha + beta) / 2 + window / 2;
+                beta = beta.max(s + 1).min(INFINITY);
+            } else {
+                beta = (s + window).min(INFINITY);
+            }
+            if window > 400 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
     }
 
     /// After an iteration: whether the main thread should stop deepening.
@@ -410,7 +415,7 @@ impl<'a> Worker<'a> {
                 }
             }
             let child = root.play_unchecked(&self.rules, m);
-            self.push_key(child.key());
+            self.repetitions.push(child.key());
             let mut score;
             if searched == 0 {
                 score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
@@ -420,7 +425,7 @@ impl<'a> Worker<'a> {
                     score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
                 }
             }
-            self.pop_key();
+            self.repetitions.pop();
             searched += 1;
             if self.stopped {
                 // Keep the best move found so far in this iteration.
@@ -456,16 +461,9 @@ impl<'a> Worker<'a> {
         self.pv_len[ply] = child_len;
     }
 
-    /// The score of a node with no legal move: a loss, or a draw on a full
-    /// board when the rules say so.
-    fn no_move_score(&self, pos: &Position, ply: usize) -> i32 {
-        if pos.empty().is_empty() && self.rules.full_board == FullBoardAction::Draw {
-            0
-        } else {
-            -MATE + ply as i32
-        }
-    }
-
+    /// The principal variation search of `pos`, `ply` plies from the root
+    /// and `depth` plies deep, in the window `alpha..beta` (`pv_node`:
+    /// an open window, on the line that may become the PV).
     fn negamax(
         &mut self,
         pos: &Position,
@@ -486,7 +484,7 @@ impl<'a> Worker<'a> {
         if pos.material(us) < Rules::MIN_PIECES as u32 {
             return -MATE + ply as i32;
         }
-        if self.is_draw(pos) {
+        if self.repetitions.is_draw(&self.rules, pos) {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
@@ -508,144 +506,48 @@ impl<'a> Worker<'a> {
         let tt_move = hit
             .and_then(|h| h.mv)
             .filter(|&m| pos.is_legal(&self.rules, m));
-        if let Some(h) = hit {
-            if !pv_node && h.depth >= depth {
-                let s = score_from_tt(h.score, ply);
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
+        if !pv_node {
+            if let Some(s) = hit.and_then(|h| tt_cutoff(&h, depth, alpha, beta, ply)) {
+                return s;
+            }
+            if let Some(s) = self.reverse_futility(pos, depth, beta) {
+                return s;
             }
         }
-        // Reverse futility: far enough above beta at a shallow node, the
-        // static evaluation stands (not while a removal is owed).
-        if !pv_node
-            && depth <= RFP_MAX_DEPTH
-            && pos.pending_removals() == 0
-            && beta.abs() < MATE_BOUND
-        {
-            let stand = evaluate(pos, &self.rules);
-            if stand - RFP_MARGIN * depth >= beta && pos.has_legal_move(&self.rules) {
-                return stand;
-            }
+        let mut picker = MovePicker::new(self.pool, pos, &self.rules, ply, tt_move);
+        if picker.has_no_moves() {
+            return no_move_score(&self.rules, pos, ply);
         }
-        let mut list = self.take_list();
-        let mut score_box = self
-            .score_pool
-            .pop()
-            .unwrap_or_else(|| Box::new([0; MAX_MOVES]));
-        // Staged: a legal hash move is searched first, and the moves are
-        // generated and scored only if it does not cut off.
-        let mut generated = false;
-        let mut n = 0;
-        let forced = match tt_move {
-            Some(_) => !pos.has_several_moves(&self.rules),
-            None => {
-                pos.legal_moves(&self.rules, &mut list);
-                if list.is_empty() {
-                    self.lists.push(list);
-                    self.score_pool.push(score_box);
-                    return self.no_move_score(pos, ply);
-                }
-                // A single legal move is searched at full depth (it is forced).
-                list.len() == 1
-            }
+        // A single legal move is searched at full depth (it is forced).
+        let new_depth = if picker.is_forced(&self.rules) {
+            depth
+        } else {
+            depth - 1
         };
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        // Quiet moves searched so far (entries past `quiet_count` are filler).
-        let mut quiets_tried = [Move::place(crate::core::Point::ALL[0]); 64];
-        let mut quiet_count = 0;
+        let mut quiets_tried = QuietsTried::default();
         // The next move's child, made early so that its table bucket is
         // on its way while the current move is searched.
-        let mut ahead: Option<(usize, Position)> = None;
-        for i in 0.. {
-            let (m, quiet) = match tt_move {
-                Some(t) if i == 0 => (t, false),
-                _ => {
-                    if !generated {
-                        generated = true;
-                        if tt_move.is_some() {
-                            pos.legal_moves(&self.rules, &mut list);
-                        }
-                        n = list.len();
-                        self.ordering.score(
-                            pos,
-                            &self.rules,
-                            ply,
-                            tt_move,
-                            &list,
-                            &mut score_box[..n],
-                        );
-                        if tt_move.is_some() {
-                            // Already searched: it goes to the front.
-                            pick(list.as_mut_slice(), &mut score_box[..n], 0);
-                        }
-                    }
-                    if i >= n {
-                        break;
-                    }
-                    let (moves, scores) = (list.as_mut_slice(), &mut score_box[..n]);
-                    if ahead.is_none_or(|(j, _)| j != i) {
-                        pick(moves, scores, i);
-                    }
-                    let quiet = !moves[i].has_removal() && scores[i] < super::params::ORDER_BLOCK;
-                    (moves[i], quiet)
-                }
-            };
-            let child = match ahead.take() {
-                Some((j, c)) if j == i => c,
-                _ => {
-                    let c = pos.play_unchecked(&self.rules, m);
-                    self.shared.tt.prefetch(c.key());
-                    c
-                }
-            };
-            // Children that probe the table are worth fetching one move
+        let mut ahead: Option<Position> = None;
+        let mut i = 0;
+        while let Some(Picked { mv: m, quiet }) = picker.next(&self.rules, &self.ordering) {
+            let child = ahead.take().unwrap_or_else(|| self.play_prefetched(pos, m));
+            // Children that probe the table are worth making one move
             // ahead (picking is deterministic, so the next pick is known).
-            if depth >= 2 && generated && i + 1 < n {
-                let (moves, scores) = (list.as_mut_slice(), &mut score_box[..n]);
-                pick(moves, scores, i + 1);
-                let next = pos.play_unchecked(&self.rules, moves[i + 1]);
-                self.shared.tt.prefetch(next.key());
-                ahead = Some((i + 1, next));
+            if depth >= 2 {
+                ahead = picker.peek().map(|next| self.play_prefetched(pos, next));
             }
-            self.push_key(child.key());
-            let new_depth = if forced { depth } else { depth - 1 };
-            let mut score;
-            if i == 0 {
-                score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node);
+            self.repetitions.push(child.key());
+            let score = if i == 0 {
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
             } else {
-                let reduction = if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES {
-                    let r = LMR_TABLE[(depth as usize).min(63)][i.min(63)] + !pv_node as i32;
-                    r.clamp(1, depth - 1)
-                } else {
-                    0
-                };
-                score = -self.negamax(
-                    &child,
-                    new_depth - reduction,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    false,
-                );
-                if score > alpha && reduction > 0 && !self.stopped {
-                    score = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
-                }
-                if score > alpha && score < beta && pv_node && !self.stopped {
-                    score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
-                }
-            }
-            self.pop_key();
+                let reduction = late_move_reduction(quiet, depth, i, pv_node);
+                self.search_late(&child, new_depth, reduction, alpha, beta, ply, pv_node)
+            };
+            self.repetitions.pop();
             if self.stopped {
-                self.lists.push(list);
-                self.score_pool.push(score_box);
                 return 0;
             }
             if score > best {
@@ -658,17 +560,17 @@ impl<'a> Worker<'a> {
                     }
                     if score >= beta {
                         if quiet {
-                            let tried = &quiets_tried[..quiet_count];
+                            let tried = quiets_tried.as_slice();
                             self.ordering.update(us.index(), ply, m, tried, depth);
                         }
                         break;
                     }
                 }
             }
-            if quiet && quiet_count < quiets_tried.len() {
-                quiets_tried[quiet_count] = m;
-                quiet_count += 1;
+            if quiet {
+                quiets_tried.push(m);
             }
+            i += 1;
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -680,9 +582,59 @@ impl<'a> Worker<'a> {
         self.shared
             .tt
             .store(key, best_move, score_to_tt(best, ply), depth, bound);
-        self.lists.push(list);
-        self.score_pool.push(score_box);
         best
+    }
+
+    /// `pos` after `m`, with the child's table bucket on its way to the
+    /// cache.
+    #[inline]
+    fn play_prefetched(&self, pos: &Position, m: Move) -> Position {
+        let child = pos.play_unchecked(&self.rules, m);
+        self.shared.tt.prefetch(child.key());
+        child
+    }
+
+    /// Reverse futility: far enough above beta at a shallow node, the
+    /// static evaluation stands (not while a removal is owed).
+    #[inline]
+    fn reverse_futility(&self, pos: &Position, depth: i32, beta: i32) -> Option<i32> {
+        if depth > RFP_MAX_DEPTH || pos.pending_removals() != 0 || beta.abs() >= MATE_BOUND {
+            return None;
+        }
+        let stand = evaluate(pos, &self.rules);
+        (stand - RFP_MARGIN * depth >= beta && pos.has_legal_move(&self.rules)).then_some(stand)
+    }
+
+    /// A move after the first: a null-window search, `reduction` plies
+    /// shallower, searched again at full depth if it beats alpha, and
+    /// (at a PV node) with the full window if it lands inside it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn search_late(
+        &mut self,
+        child: &Position,
+        new_depth: i32,
+        reduction: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        let mut score = -self.negamax(
+            child,
+            new_depth - reduction,
+            -alpha - 1,
+            -alpha,
+            ply + 1,
+            false,
+        );
+        if score > alpha && reduction > 0 && !self.stopped {
+            score = -self.negamax(child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+        }
+        if score > alpha && score < beta && pv_node && !self.stopped {
+            score = -self.negamax(child, new_depth, -beta, -alpha, ply + 1, true);
+        }
+        score
     }
 
     /// Quiescence: the static evaluation, or better by following mill
@@ -693,7 +645,7 @@ impl<'a> Worker<'a> {
             self.seldepth = ply;
         }
         if !pos.has_legal_move(&self.rules) {
-            return self.no_move_score(pos, ply);
+            return no_move_score(&self.rules, pos, ply);
         }
         let eval = evaluate_full(pos, &self.rules);
         let stand = eval.score;
@@ -703,17 +655,15 @@ impl<'a> Worker<'a> {
         if stand >= beta || quiet || qply >= QS_MAX_PLY || ply >= MAX_PLY - 1 {
             return stand;
         }
-        let mut list = self.take_list();
-        pos.mill_moves(&self.rules, &mut list);
+        let mut buffers = self.pool.take();
+        pos.mill_moves(&self.rules, &mut buffers.moves);
         alpha = alpha.max(stand);
         let mut best = stand;
         // Every move here removes (`mill_moves` lists no other).
-        for i in 0..list.len() {
-            let m = list[i];
+        for &m in buffers.moves.iter() {
             self.nodes += 1;
             self.unflushed += 1;
             if self.check_stop() {
-                self.lists.push(list);
                 return 0;
             }
             let child = pos.play_unchecked(&self.rules, m);
@@ -732,16 +682,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        self.lists.push(list);
         best
-    }
-
-    /// A move list from the pool (one per live node), so nodes do not
-    /// build 4 KB lists on the stack.
-    fn take_list(&mut self) -> Box<MoveList> {
-        self.lists
-            .pop()
-            .unwrap_or_else(|| Box::new(MoveList::new()))
     }
 }
 
@@ -771,5 +712,69 @@ mod tests {
         }
         assert_eq!(LMR_TABLE[1][1], 0);
         assert!(LMR_TABLE[20][40] >= 3);
+    }
+
+    /// Lasker rules with 12 pieces: white's one legal move, a placement on
+    /// d7 (all of whose neighbours are black's), fills the board without a
+    /// mill and leaves black to move.
+    const FILLS_THE_BOARD: &str = "OOOOOOOO/@OOO@@@@/*@@@@@@@ w p p 11 1 12 0 0 0 0 0 0 0 0 0 12";
+
+    fn lasker_twelve() -> Rules {
+        Rules {
+            pieces: 12,
+            ..crate::core::Variant::Lasker.rules()
+        }
+    }
+
+    /// The full board after white's placement, black to move.
+    fn full_board(rules: &Rules) -> Position {
+        let pos = Position::from_fen(FILLS_THE_BOARD, rules).expect("test FEN");
+        let mut list = crate::core::MoveList::new();
+        pos.legal_moves(rules, &mut list);
+        assert_eq!(list.len(), 1, "white's only move is the placement");
+        let full = pos.play_unchecked(rules, list[0]);
+        assert!(full.empty().is_empty());
+        assert!(!full.has_legal_move(rules));
+        full
+    }
+
+    #[test]
+    fn a_full_board_scores_as_the_rules_judge_it() {
+        use crate::core::{Color, FullBoardAction};
+        let mut rules = lasker_twelve();
+        let full = full_board(&rules);
+        assert_eq!(full.side_to_move(), Color::Black);
+        // The first player loses, so black, to move and stuck, wins.
+        assert!(matches!(
+            full.outcome(&rules),
+            Some(Outcome::Win {
+                winner: Color::Black,
+                ..
+            })
+        ));
+        assert_eq!(no_move_score(&rules, &full, 5), MATE - 5);
+        // With white to move, white loses.
+        let white_to_move = Position::from_fen(
+            "OOOOOOOO/@OOO@@@@/O@@@@@@@ w m s 12 0 12 0 0 0 0 0 0 0 0 0 13",
+            &rules,
+        )
+        .expect("test FEN");
+        assert_eq!(no_move_score(&rules, &white_to_move, 5), -MATE + 5);
+        rules.full_board = FullBoardAction::Draw;
+        assert_eq!(no_move_score(&rules, &full, 5), 0);
+        assert_eq!(no_move_score(&rules, &white_to_move, 5), 0);
+    }
+
+    #[test]
+    fn a_blocked_side_loses() {
+        // Cheng San Qi (no flying): black a7 a4 a1 has no free neighbour.
+        let rules = crate::core::Variant::ChengSanQi.rules();
+        let pos = Position::from_fen(
+            "********/**O***O*/O***O@@@ b m s 4 0 3 0 0 0 0 0 0 0 0 0 1",
+            &rules,
+        )
+        .expect("test FEN");
+        assert!(!pos.has_legal_move(&rules));
+        assert_eq!(no_move_score(&rules, &pos, 3), -MATE + 3);
     }
 }

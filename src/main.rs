@@ -42,6 +42,8 @@ enum Sub {
     },
     /// Play a match between engines (see match.md).
     Match(mulino::tools::match_runner::MatchArgs),
+    /// Play and analyse in the browser: serve the page and print its URL.
+    Gui(mulino::tools::gui::GuiArgs),
     /// Any other protocol command, run once (`mulino go depth 8`).
     #[command(external_subcommand)]
     Protocol(Vec<String>),
@@ -84,6 +86,13 @@ fn main() -> ExitCode {
             Ok(_) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("mulino match: {e:#}");
+                ExitCode::FAILURE
+            }
+        },
+        Some(Sub::Gui(args)) => match mulino::tools::gui::run(args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("mulino gui: {e}");
                 ExitCode::FAILURE
             }
         },

@@ -1,4 +1,5 @@
 //! Command-line tools built on the engine API, each behind a clap
-//! subcommand: the match runner.
+//! subcommand: the match runner and the browser GUI.
 
+pub mod gui;
 pub mod match_runner;

@@ -1,0 +1,1 @@
+// The page arrives in the next commit.

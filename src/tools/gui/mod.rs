@@ -1,0 +1,75 @@
+//! `mulino gui`: play and analyse in the browser. One page (HTML, CSS and
+//! JS embedded in the binary, nothing fetched from elsewhere) talks JSON
+//! to a small HTTP server that drives the engine API in-process.
+//!
+//! The layers: [`server`] (HTTP, the embedded files, worker threads),
+//! [`api`] (the JSON calls and the state they answer), [`sessions`] (one
+//! game and engine per browser tab) and [`tablebase`] (the marked hook
+//! for the endgame databases, not yet probing).
+
+pub mod api;
+pub mod server;
+pub mod sessions;
+pub mod tablebase;
+
+use std::process::Command;
+
+pub use server::{Gui, ServerError};
+
+/// `mulino gui`'s command line.
+#[derive(clap::Args, Debug, Clone)]
+pub struct GuiArgs {
+    /// The port to listen on (0: any free port).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The address to listen on; the default serves this computer only.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    pub open: bool,
+}
+
+/// Runs `mulino gui`: serves until the process is stopped.
+pub fn run(args: GuiArgs) -> Result<(), ServerError> {
+    let gui = Gui::start(&args.host, args.port)?;
+    // A wildcard address is no place to point a browser at.
+    let url = match gui.addr().ip() {
+        ip if ip.is_unspecified() => format!("http://localhost:{}/", gui.addr().port()),
+        _ => gui.url(),
+    };
+    println!("mulino gui: serving {url} (Ctrl-C to stop)");
+    if args.open {
+        open_browser(&url);
+    }
+    gui.wait();
+    Ok(())
+}
+
+/// Asks the desktop to open `url`; says so plainly when it cannot.
+fn open_browser(url: &str) {
+    let mut command = if cfg!(target_os = "macos") {
+        Command::new("open")
+    } else if cfg!(windows) {
+        let mut c = Command::new("cmd");
+        c.args(["/C", "start", ""]);
+        c
+    } else {
+        Command::new("xdg-open")
+    };
+    command.arg(url);
+    let program = format!("{:?}", command.get_program());
+    let url = url.to_string();
+    // The opener may take its time or fail late; the server goes on.
+    let _ = std::thread::Builder::new()
+        .name("gui-open".into())
+        .spawn(move || match command.status() {
+            Ok(status) if status.success() => {}
+            Ok(status) => eprintln!(
+                "mulino gui: no browser could be opened ({program} {status}); open {url} yourself"
+            ),
+            Err(e) => eprintln!(
+                "mulino gui: no browser could be opened ({program}: {e}); open {url} yourself"
+            ),
+        });
+}

@@ -1,0 +1,394 @@
+//! `mulino gui`'s HTTP API, driven over real sockets: the server runs
+//! in-process on an ephemeral port, and a minimal HTTP/1.1 client posts
+//! JSON to it.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use mulino::tools::gui::Gui;
+use serde_json::{Value, json};
+
+/// A position a slide before the end: `g4-g7` closes a mill, and any
+/// removal leaves Black with two pieces.
+const NEAR_END: &str = "**@****@/****@*O*/O*O****O w m s 4 0 3 0 0 0 0 0 0 0 0 0 30";
+
+struct Client {
+    addr: SocketAddr,
+}
+
+/// One HTTP exchange: the status and the body.
+fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).expect("send");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("read");
+    let (head, body) = answer.split_once("\r\n\r\n").expect("a header block");
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status line");
+    (status, body.to_string())
+}
+
+impl Client {
+    fn start() -> (Gui, Client) {
+        let gui = Gui::start("127.0.0.1", 0).expect("the server starts");
+        let addr = gui.addr();
+        (gui, Client { addr })
+    }
+
+    /// Posts an API call; returns the status and the JSON answer.
+    fn call(&self, call: &str, body: Value) -> (u16, Value) {
+        let (status, text) = http(
+            self.addr,
+            "POST",
+            &format!("/api/{call}"),
+            &body.to_string(),
+        );
+        let value = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{call}: not JSON ({e}): {text}"));
+        (status, value)
+    }
+
+    /// An API call that must succeed.
+    fn ok(&self, call: &str, body: Value) -> Value {
+        let (status, value) = self.call(call, body.clone());
+        assert_eq!(status, 200, "{call} {body}: {value}");
+        value
+    }
+
+    /// An API call that must be refused: its error message.
+    fn refused(&self, call: &str, body: Value) -> (u16, String) {
+        let (status, value) = self.call(call, body.clone());
+        assert!(status >= 400, "{call} {body} should fail: {value}");
+        let error = value["error"].as_str().expect("an error message");
+        assert!(!error.is_empty());
+        (status, error.to_string())
+    }
+
+    fn new_session(&self) -> String {
+        let st = self.ok("session", json!({}));
+        st["session"].as_str().expect("a session id").to_string()
+    }
+
+    fn state(&self, id: &str) -> Value {
+        self.ok("state", json!({ "session": id }))
+    }
+
+    /// Polls until the session's search has ended.
+    fn wait_idle(&self, id: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let st = self.state(id);
+            if st["search"].is_null() {
+                return st;
+            }
+            assert!(Instant::now() < deadline, "the search never ended: {st}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .expect("a list")
+        .iter()
+        .map(|s| s.as_str().expect("a string").to_string())
+        .collect()
+}
+
+#[test]
+fn the_page_and_its_files_are_served() {
+    let (_gui, c) = Client::start();
+    let (status, page) = http(c.addr, "GET", "/", "");
+    assert_eq!(status, 200);
+    assert!(page.contains("<svg") && page.contains("app.js"), "{page}");
+    for file in ["/app.js", "/style.css"] {
+        let (status, body) = http(c.addr, "GET", file, "");
+        assert_eq!(status, 200, "{file}");
+        assert!(!body.is_empty(), "{file}");
+        // Everything works offline: nothing is fetched from elsewhere.
+        assert!(
+            !body.contains("http://") && !body.contains("https://"),
+            "{file}"
+        );
+    }
+    assert_eq!(http(c.addr, "GET", "/nothing-here", "").0, 404);
+    assert_eq!(http(c.addr, "GET", "/api/state", "").0, 405);
+}
+
+#[test]
+fn a_new_game_takes_a_legal_move() {
+    let (_gui, c) = Client::start();
+    let id = c.new_session();
+    let st = c.state(&id);
+    assert_eq!(st["variant"], "nine");
+    assert_eq!(st["side"], "white");
+    assert_eq!(st["phase"], "placing");
+    assert_eq!(st["in_hand"], json!([9, 9]));
+    assert_eq!(strings(&st["legal"]).len(), 24);
+    assert_eq!(st["lines"].as_array().map(Vec::len), Some(16));
+    let st = c.ok("move", json!({ "session": id, "move": "d6" }));
+    assert_eq!(strings(&st["moves"]), ["d6"]);
+    assert_eq!(strings(&st["white"]), ["d6"]);
+    assert_eq!(st["side"], "black");
+    assert_eq!(st["in_hand"], json!([8, 9]));
+    assert!(st["outcome"].is_null());
+}
+
+#[test]
+fn an_illegal_or_malformed_move_is_refused_and_changes_nothing() {
+    let (_gui, c) = Client::start();
+    let id = c.new_session();
+    c.ok("move", json!({ "session": id, "move": "d6" }));
+    let before = c.state(&id);
+    for bad in ["d6", "d6-d5", "zz9", "", "xd6"] {
+        let (status, error) = c.refused("move", json!({ "session": id, "move": bad }));
+        assert_eq!(status, 422, "{bad}: {error}");
+        assert_eq!(c.state(&id), before, "{bad} changed the game");
+    }
+    let (_, error) = c.refused("move", json!({ "session": id, "move": "d6" }));
+    assert!(error.contains("not empty"), "{error}");
+    let (status, _) = c.refused("move", json!({ "session": id }));
+    assert_eq!(status, 400);
+    let (status, _) = c.refused("move", json!({ "session": id, "move": 7 }));
+    assert_eq!(status, 400);
+    assert_eq!(c.state(&id), before);
+}
+
+#[test]
+fn undo_and_redo_take_back_and_replay_whole_turns() {
+    let (_gui, c) = Client::start();
+    let id = c.new_session();
+    for m in ["d6", "a1", "d5"] {
+        c.ok("move", json!({ "session": id, "move": m }));
+    }
+    let st = c.ok("undo", json!({ "session": id }));
+    assert_eq!(strings(&st["moves"]), ["d6", "a1"]);
+    assert_eq!(strings(&st["redo"]), ["d5"]);
+    assert_eq!(st["side"], "white");
+    let st = c.ok("undo", json!({ "session": id, "count": 2 }));
+    assert!(strings(&st["moves"]).is_empty());
+    assert_eq!(st["in_hand"], json!([9, 9]));
+    let st = c.ok("redo", json!({ "session": id, "count": 2 }));
+    assert_eq!(strings(&st["moves"]), ["d6", "a1"]);
+    // Playing the move that was undone keeps the rest of the redo list;
+    // another move forgets it.
+    let st = c.ok("move", json!({ "session": id, "move": "d5" }));
+    assert!(strings(&st["redo"]).is_empty());
+    let st = c.ok("undo", json!({ "session": id, "count": 3 }));
+    assert_eq!(strings(&st["redo"]), ["d5", "a1", "d6"]);
+    let st = c.ok("move", json!({ "session": id, "move": "d6" }));
+    assert_eq!(strings(&st["redo"]), ["d5", "a1"]);
+    let st = c.ok("move", json!({ "session": id, "move": "g7" }));
+    assert!(strings(&st["redo"]).is_empty());
+    // Undo at the start is harmless.
+    let st = c.ok("undo", json!({ "session": id, "count": 10 }));
+    assert!(strings(&st["moves"]).is_empty());
+    let st = c.ok("undo", json!({ "session": id }));
+    assert!(strings(&st["moves"]).is_empty());
+}
+
+#[test]
+fn a_hint_names_the_winning_move_and_plays_nothing() {
+    let (_gui, c) = Client::start();
+    let id = c.new_session();
+    c.ok("fen", json!({ "session": id, "fen": NEAR_END }));
+    let st = c.ok(
+        "go",
+        json!({ "session": id, "purpose": "hint", "movetime": 300 }),
+    );
+    assert!(!st["search"].is_null() || !st["finished"].is_null());
+    let st = c.wait_idle(&id);
+    assert!(strings(&st["moves"]).is_empty(), "a hint plays nothing");
+    let best = st["finished"]["best"].as_str().expect("a hint").to_string();
+    assert!(best.starts_with("g4-g7x"), "{best}");
+    assert!(strings(&st["legal"]).contains(&best));
+    assert_eq!(st["finished"]["purpose"], "hint");
+    assert_eq!(st["evals"][0]["mate"], 1, "{}", st["evals"]);
+}
+
+#[test]
+fn the_engine_plays_a_move_at_a_level() {
+    let (_gui, c) = Client::start();
+    let id = c.new_session();
+    c.ok("move", json!({ "session": id, "move": "d6" }));
+    c.ok(
+        "go",
+        json!({ "session": id, "purpose": "play", "level": 2, "movetime": 100 }),
+    );
+    let st = c.wait_idle(&id);
+    let moves = strings(&st["moves"]);
+    assert_eq!(moves.len(), 2, "{moves:?}");
+    assert_eq!(st["side"], "white");
+    let (_, error) = c.refused(
+        "go",
+        json!({ "session": id, "purpose": "dance", "movetime": 100 }),
+    );
+    assert!(error.contains("purpose"), "{error}");
+    c.refused(
+        "go",
+        json!({ "session": id, "purpose": "play", "level": 21 }),
+    );
+}
+
+#[test]
+fn analysis_runs_until_stopped_with_multipv_lines() {
+    let (_gui, c) = Client::start();
+    let id = c.new_session();
+    let st = c.ok(
+        "go",
+        json!({ "session": id, "purpose": "analyse", "multipv": 3 }),
+    );
+    assert_eq!(st["search"]["purpose"], "analyse");
+    std::thread::sleep(Duration::from_millis(300));
+    let st = c.state(&id);
+    assert!(!st["search"].is_null(), "an analysis runs until stopped");
+    let st = c.ok("stop", json!({ "session": id }));
+    assert!(st["search"].is_null());
+    let lines = st["finished"]["lines"].as_array().expect("lines");
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(strings(&st["moves"]).is_empty(), "analysis plays nothing");
+    assert!(!st["evals"][0].is_null());
+    // A move made while the engine analyses stops it first.
+    c.ok("go", json!({ "session": id, "purpose": "analyse" }));
+    let st = c.ok("move", json!({ "session": id, "move": "d6" }));
+    assert!(st["search"].is_null());
+    assert_eq!(strings(&st["moves"]), ["d6"]);
+}
+
+#[test]
+fn fen_set_up_checks_the_fen_and_plays_to_the_end() {
+    let (_gui, c) = Client::start();
+    let id = c.new_session();
+    c.ok("move", json!({ "session": id, "move": "d6" }));
+    let before = c.state(&id);
+    for bad in ["", "nonsense", "**@****@/****@*O*/O*O****O w m s 4 0 3 0"] {
+        let (status, error) = c.refused("fen", json!({ "session": id, "fen": bad }));
+        assert_eq!(status, 422, "{error}");
+        assert!(error.contains("FEN"), "{error}");
+        assert_eq!(c.state(&id), before);
+    }
+    let st = c.ok("fen", json!({ "session": id, "fen": NEAR_END }));
+    assert_eq!(st["fen"], NEAR_END);
+    assert_eq!(st["start_fen"], NEAR_END);
+    assert_eq!(st["phase"], "moving");
+    assert!(strings(&st["moves"]).is_empty());
+    assert_eq!(strings(&st["legal"]).len(), 12);
+    // The slide alone is not a whole turn: it owes a removal.
+    let (_, error) = c.refused("move", json!({ "session": id, "move": "g4-g7" }));
+    assert!(error.contains("removal"), "{error}");
+    let st = c.ok("move", json!({ "session": id, "move": "g4-g7xd2" }));
+    assert_eq!(st["outcome"]["result"], "1-0");
+    let reason = st["outcome"]["reason"].as_str().unwrap_or("");
+    assert!(reason.contains("fewer than three"), "{reason}");
+    assert!(strings(&st["legal"]).is_empty());
+    let (_, error) = c.refused("move", json!({ "session": id, "move": "e4-e5" }));
+    assert!(error.contains("over"), "{error}");
+    c.refused("go", json!({ "session": id, "purpose": "hint" }));
+    // Undo reaches back into the set-up position.
+    let st = c.ok("undo", json!({ "session": id }));
+    assert_eq!(st["fen"], NEAR_END);
+    assert!(st["outcome"].is_null());
+}
+
+#[test]
+fn every_variant_can_be_chosen_and_an_unknown_one_is_refused() {
+    let (_gui, c) = Client::start();
+    let id = c.new_session();
+    let st = c.state(&id);
+    let names: Vec<String> = st["variants"]
+        .as_array()
+        .expect("variants")
+        .iter()
+        .map(|v| v["name"].as_str().unwrap_or("").to_string())
+        .collect();
+    let expected: Vec<String> = mulino::core::Variant::ALL
+        .iter()
+        .map(|v| v.name().to_string())
+        .collect();
+    assert_eq!(names, expected);
+    for name in &names {
+        let st = c.ok("new", json!({ "session": id, "variant": name }));
+        assert_eq!(&st["variant"], name);
+        let rules = name
+            .parse::<mulino::core::Variant>()
+            .expect("a preset")
+            .rules();
+        assert_eq!(st["pieces"], rules.pieces);
+        let lines = if rules.diagonals { 20 } else { 16 };
+        assert_eq!(st["lines"].as_array().map(Vec::len), Some(lines), "{name}");
+    }
+    c.ok("new", json!({ "session": id, "variant": "morabaraba" }));
+    c.ok("move", json!({ "session": id, "move": "d6" }));
+    let before = c.state(&id);
+    let (_, error) = c.refused("new", json!({ "session": id, "variant": "chess" }));
+    assert!(error.contains("unknown variant"), "{error}");
+    assert_eq!(c.state(&id), before);
+    // Without a variant, a new game keeps the current one.
+    let st = c.ok("new", json!({ "session": id }));
+    assert_eq!(st["variant"], "morabaraba");
+    assert!(strings(&st["moves"]).is_empty());
+}
+
+#[test]
+fn two_sessions_are_independent() {
+    let (gui, c) = Client::start();
+    let a = c.new_session();
+    let b = c.new_session();
+    assert_ne!(a, b);
+    c.ok("move", json!({ "session": a, "move": "d6" }));
+    c.ok("new", json!({ "session": b, "variant": "twelve" }));
+    c.ok("move", json!({ "session": b, "move": "a1" }));
+    c.ok("go", json!({ "session": b, "purpose": "analyse" }));
+    let sa = c.state(&a);
+    let sb = c.state(&b);
+    assert_eq!(strings(&sa["moves"]), ["d6"]);
+    assert_eq!(sa["variant"], "nine");
+    assert!(sa["search"].is_null());
+    assert_eq!(strings(&sb["moves"]), ["a1"]);
+    assert_eq!(sb["variant"], "twelve");
+    assert!(!sb["search"].is_null());
+    c.ok("stop", json!({ "session": b }));
+    assert_eq!(gui.sessions().len(), 2);
+}
+
+#[test]
+fn a_saved_game_is_restored_and_bad_requests_are_named() {
+    let (_gui, c) = Client::start();
+    let st = c.ok(
+        "session",
+        json!({ "variant": "nine", "fen": NEAR_END, "moves": ["b4-a4"], "redo": ["e4-e5"] }),
+    );
+    assert_eq!(st["start_fen"], NEAR_END);
+    assert_eq!(strings(&st["moves"]), ["b4-a4"]);
+    assert_eq!(strings(&st["redo"]), ["e4-e5"]);
+    // A redo list that no longer replays is dropped, not an error.
+    let st = c.ok("session", json!({ "moves": ["d6"], "redo": ["d6"] }));
+    assert!(strings(&st["redo"]).is_empty());
+    let (_, error) = c.refused("session", json!({ "moves": ["d6", "d6"] }));
+    assert!(error.contains("restore"), "{error}");
+    c.refused("session", json!({ "variant": "chess" }));
+
+    let (status, value) = c.call("state", json!({ "session": "no-such-session" }));
+    assert_eq!(status, 404);
+    assert_eq!(value["code"], "unknown_session");
+    let (status, value) = c.call("frobnicate", json!({}));
+    assert_eq!(status, 404);
+    assert_eq!(value["code"], "unknown_call");
+    let (status, body) = http(c.addr, "POST", "/api/state", "{not json");
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("JSON"), "{body}");
+    let (status, _) = http(c.addr, "POST", "/api/state", "[1, 2]");
+    assert_eq!(status, 400);
+}

@@ -240,6 +240,7 @@ pub fn state(s: &Session, id: &str) -> Value {
         let slot = r.slot.lock().unwrap_or_else(|e| e.into_inner());
         json!({
             "purpose": r.request.purpose.name(),
+            "movetime": r.request.movetime,
             "elapsed_ms": r.started.elapsed().as_millis() as u64,
             "nodes": slot.nodes,
             "lines": slot.lines.iter().enumerate().map(|(i, l)| line_json(i, l)).collect::<Vec<_>>(),

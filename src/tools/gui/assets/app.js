@@ -1,1 +1,767 @@
-// The page arrives in the next commit.
+// mulino gui: the page. It keeps no rules of its own: the server sends the
+// legal whole turns, and a click sequence (from, to, removals) is matched
+// against them. The game is saved in the browser's storage after every
+// change and restored on reload, even after a server restart.
+'use strict';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const SAVE_KEY = 'mulino.gui.game.v1';
+const CONFIG_KEY = 'mulino.gui.config.v1';
+const SESSION_KEY = 'mulino.gui.session.v1';
+const POLL_MS = 150;
+const AUTO_EVAL_MS = 300;
+
+const $ = (id) => document.getElementById(id);
+
+const ui = {
+  session: null,
+  st: null,          // the last state from the server
+  clicks: [],        // points clicked towards the next turn
+  chain: Promise.resolve(), // user actions, one after the other
+  pending: 0,        // actions queued or on their way
+  sent: 0,           // requests sent, numbered
+  applied: 0,        // the number of the request whose state is shown
+  pollTimer: null,
+  paused: false,     // the engine waits for "Engine move" after an undo
+  config: {
+    white: 'human', black: 'engine', level: '8', movetime: '1000',
+    multipv: '1', flip: false, autoEval: true,
+  },
+};
+
+// ---------------------------------------------------------------- storage
+
+function loadJson(storage, key) {
+  try { return JSON.parse(storage.getItem(key) || 'null'); } catch (_) { return null; }
+}
+
+function saveJson(storage, key, value) {
+  try { storage.setItem(key, JSON.stringify(value)); } catch (_) { /* private mode */ }
+}
+
+function saveGame() {
+  if (!ui.st) return;
+  const game = {
+    variant: ui.st.variant, fen: ui.st.start_fen, moves: ui.st.moves, redo: ui.st.redo,
+  };
+  saveJson(sessionStorage, SAVE_KEY, game);
+  saveJson(localStorage, SAVE_KEY, game);
+  saveJson(sessionStorage, SESSION_KEY, ui.session);
+}
+
+function saveConfig() {
+  saveJson(localStorage, CONFIG_KEY, ui.config);
+}
+
+// -------------------------------------------------------------------- API
+
+class ApiError extends Error {
+  constructor(message, code) { super(message); this.code = code; }
+}
+
+async function post(call, body) {
+  let response;
+  try {
+    response = await fetch('api/' + call, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  } catch (_) {
+    throw new ApiError('The server does not answer. Is `mulino gui` still running?', 'offline');
+  }
+  let data;
+  try { data = await response.json(); } catch (_) {
+    throw new ApiError('The server answered ' + response.status + ' without JSON.', 'bad_answer');
+  }
+  if (!response.ok) throw new ApiError(data.error || ('error ' + response.status), data.code);
+  return data;
+}
+
+// A new server-side session holding the saved game (or a fresh one).
+async function openSession(saved) {
+  let st;
+  try {
+    st = await post('session', saved || {});
+  } catch (e) {
+    if (!saved) throw e;
+    showError('The saved game could not be restored (' + e.message + '); a new game starts.');
+    st = await post('session', {});
+  }
+  ui.session = st.session;
+  return st;
+}
+
+// An API call on this tab's session; a session the server forgot (it
+// restarted) is rebuilt from the game the page holds, then tried again.
+async function api(call, fields) {
+  const body = Object.assign({ session: ui.session }, fields || {});
+  try {
+    return await post(call, body);
+  } catch (e) {
+    if (e.code !== 'unknown_session') throw e;
+    const game = ui.st ? { variant: ui.st.variant, fen: ui.st.start_fen, moves: ui.st.moves, redo: ui.st.redo } : null;
+    await openSession(game);
+    body.session = ui.session;
+    return post(call, body);
+  }
+}
+
+// Queues one action: actions run one after the other, none is dropped,
+// and errors are shown on the page.
+function act(call, fields, after) {
+  ui.pending++;
+  ui.chain = ui.chain.then(async () => {
+    const seq = ++ui.sent;
+    try {
+      const st = await api(call, fields);
+      hideError();
+      apply(st, seq);
+      if (after) after(st);
+    } catch (e) {
+      showError(e.message);
+      render();
+    } finally {
+      ui.pending--;
+    }
+  }).then(drive);
+}
+
+// --------------------------------------------------------------- messages
+
+function showError(text) {
+  const el = $('error');
+  el.textContent = text;
+  el.hidden = false;
+}
+
+function hideError() { $('error').hidden = true; }
+
+function notice(text) {
+  $('notice').textContent = text;
+  setTimeout(() => { if ($('notice').textContent === text) $('notice').textContent = ''; }, 3000);
+}
+
+// ------------------------------------------------------------------ moves
+
+// `d6-d5xb4xa1` as {text, from, to, rem}.
+function parseMove(text) {
+  const parts = text.split('x');
+  const step = parts.shift();
+  let from = null, to = null;
+  if (step.includes('-')) [from, to] = step.split('-');
+  else if (step) to = step;
+  return { text, from, to, rem: parts };
+}
+
+// The points a turn is clicked as: from, to, then the removals.
+function stepOf(m) { return [m.from, m.to].filter(Boolean); }
+
+function legalMoves() { return ui.st ? ui.st.legal.map(parseMove) : []; }
+
+// Whether the clicks so far begin turn `m` (removals in any order).
+function matches(m, clicks) {
+  const step = stepOf(m);
+  for (let i = 0; i < clicks.length; i++) {
+    if (i < step.length) {
+      if (clicks[i] !== step[i]) return false;
+    } else if (!m.rem.includes(clicks[i]) || clicks.indexOf(clicks[i]) !== i) {
+      return false;
+    }
+  }
+  return true;
+}
+
+function candidates(clicks) { return legalMoves().filter((m) => matches(m, clicks)); }
+
+function turnLength(m) { return stepOf(m).length + m.rem.length; }
+
+// The points that may be clicked next, each with what a click there does.
+function nextTargets(clicks) {
+  const out = new Map();
+  for (const m of candidates(clicks)) {
+    const step = stepOf(m);
+    if (clicks.length < step.length) {
+      const p = step[clicks.length];
+      const kind = (clicks.length === 0 && m.from) ? 'piece' : 'empty';
+      out.set(p, kind);
+    } else {
+      for (const r of m.rem) if (!clicks.includes(r)) out.set(r, 'remove');
+    }
+  }
+  return out;
+}
+
+function controller(side) { return side === 'white' ? ui.config.white : ui.config.black; }
+
+function humanToMove() {
+  return ui.st && !ui.st.outcome && controller(ui.st.side) === 'human';
+}
+
+function clickPoint(p) {
+  // A click while a request is on its way still counts: the move is
+  // queued behind it.
+  if (!ui.st || !humanToMove()) return;
+  hideError();
+  const targets = nextTargets(ui.clicks);
+  if (targets.has(p)) {
+    ui.clicks = ui.clicks.concat([p]);
+  } else if (ui.clicks.length && nextTargets([]).has(p) && !(ui.clicks.length === 1 && ui.clicks[0] === p)) {
+    ui.clicks = [p]; // another piece, or a fresh start
+  } else {
+    ui.clicks = [];
+    render();
+    return;
+  }
+  const cands = candidates(ui.clicks);
+  const done = cands.find((m) => turnLength(m) === ui.clicks.length);
+  const longer = cands.some((m) => turnLength(m) > ui.clicks.length);
+  if (done && !longer) {
+    ui.paused = false;
+    act('move', { move: done.text });
+  } else {
+    render();
+  }
+}
+
+// ------------------------------------------------------------------- flow
+
+// Shows a state, unless a later request's state is already shown.
+function apply(st, seq) {
+  if (seq < ui.applied) return;
+  ui.applied = seq;
+  if (!ui.st || ui.st.fen !== st.fen || ui.st.moves.length !== st.moves.length) ui.clicks = [];
+  ui.st = st;
+  saveGame();
+  render();
+  schedulePoll();
+}
+
+function schedulePoll() {
+  clearTimeout(ui.pollTimer);
+  if (ui.st && ui.st.search) ui.pollTimer = setTimeout(poll, POLL_MS);
+}
+
+async function poll() {
+  if (ui.pending) { schedulePoll(); return; }
+  const seq = ++ui.sent;
+  try {
+    apply(await api('state'), seq);
+  } catch (e) {
+    showError(e.message);
+    clearTimeout(ui.pollTimer);
+    ui.pollTimer = setTimeout(poll, 2000);
+  }
+  drive();
+}
+
+// Starts what should happen next by itself: the engine's move, or a short
+// evaluation of the position for the graph.
+function drive() {
+  const st = ui.st;
+  if (!st || ui.pending || st.search || st.outcome) return;
+  if (controller(st.side) === 'engine') {
+    if (!ui.paused) {
+      act('go', { purpose: 'play', level: Number(ui.config.level), movetime: Number(ui.config.movetime) });
+    }
+    return;
+  }
+  if (ui.config.autoEval && st.evals[st.moves.length] == null && ui.clicks.length === 0) {
+    act('go', { purpose: 'analyse', movetime: AUTO_EVAL_MS });
+  }
+}
+
+// How many turns undo takes back: against the engine, back to a human turn.
+function undoCount() {
+  const st = ui.st;
+  const n = st.moves.length;
+  if (n >= 2 && controller(sideAfter(n - 1)) === 'engine' && controller(sideAfter(n - 2)) === 'human') return 2;
+  return 1;
+}
+
+function redoCount() {
+  const st = ui.st;
+  const n = st.moves.length;
+  if (st.redo.length >= 2 && controller(sideAfter(n + 1)) === 'engine' && controller(sideAfter(n)) === 'human') return 2;
+  return 1;
+}
+
+// The side to move after `ply` turns of this game.
+function sideAfter(ply) {
+  const first = ui.st.start_side;
+  const other = first === 'white' ? 'black' : 'white';
+  return ply % 2 === 0 ? first : other;
+}
+
+// Jumps to the position after `ply` turns (a click in the move list).
+function goToPly(ply) {
+  const n = ui.st.moves.length;
+  ui.paused = true;
+  if (ply < n) act('undo', { count: n - ply });
+  else if (ply > n) act('redo', { count: ply - n });
+}
+
+// ------------------------------------------------------------------ board
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(SVG_NS, name);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+// Board coordinates of a point name (`a1` bottom left), flipped on request.
+function xy(name) {
+  let x = name.charCodeAt(0) - 97;
+  let y = 6 - (name.charCodeAt(1) - 49);
+  if (ui.config.flip) { x = 6 - x; y = 6 - y; }
+  return [x, y];
+}
+
+function allPoints() {
+  const seen = new Set();
+  for (const line of ui.st.lines) for (const p of line) seen.add(p);
+  return [...seen];
+}
+
+function drawBoard() {
+  const svg = $('board');
+  svg.replaceChildren();
+  const st = ui.st;
+  if (!st) return;
+  const g = el('g', {}, svg);
+  for (const line of st.lines) {
+    const pts = line.map(xy).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    el('line', { class: 'line', x1: pts[0][0], y1: pts[0][1], x2: pts[2][0], y2: pts[2][1] }, g);
+  }
+  for (let f = 0; f < 7; f++) {
+    const file = String.fromCharCode(97 + f);
+    const [x] = xy(file + '1');
+    el('text', { class: 'coord', x, y: 6.42 }, g).textContent = file;
+    const [, y] = xy('a' + (f + 1));
+    el('text', { class: 'coord', x: -0.42, y }, g).textContent = String(f + 1);
+  }
+  const points = allPoints();
+  for (const p of points) {
+    const [x, y] = xy(p);
+    el('circle', { class: 'dot', cx: x, cy: y, r: 0.09 }, g);
+  }
+  // The last turn.
+  const last = st.moves.length ? parseMove(st.moves[st.moves.length - 1]) : null;
+  if (last) {
+    if (last.from) { const [x, y] = xy(last.from); el('circle', { class: 'last-from', cx: x, cy: y, r: 0.16 }, g); }
+    if (last.to) { const [x, y] = xy(last.to); el('circle', { class: 'last', cx: x, cy: y, r: 0.4 }, g); }
+  }
+  // Pieces, with the turn being clicked shown as it will be.
+  const white = new Set(st.white), black = new Set(st.black);
+  const mover = st.side === 'white' ? white : black;
+  const clicked = ui.clicks;
+  const partial = candidates(clicked)[0];
+  let ghostTo = null, movedFrom = null;
+  if (partial && clicked.length >= stepOf(partial).length && stepOf(partial).length) {
+    ghostTo = partial.to;
+    movedFrom = partial.from;
+  }
+  for (const p of points) {
+    const color = white.has(p) ? 'white' : black.has(p) ? 'black' : null;
+    if (!color) continue;
+    const [x, y] = xy(p);
+    const cls = 'piece ' + color + (p === movedFrom ? ' ghost' : '') + (clicked.includes(p) && p !== movedFrom ? ' ghost' : '');
+    el('circle', { class: cls, cx: x, cy: y, r: 0.3, 'data-piece': color }, g);
+  }
+  if (ghostTo) {
+    const [x, y] = xy(ghostTo);
+    el('circle', { class: 'piece ' + st.side, cx: x, cy: y, r: 0.3 }, g);
+    el('circle', { class: 'selected', cx: x, cy: y, r: 0.38 }, g);
+  }
+  if (clicked.length === 1 && mover.has(clicked[0])) {
+    const [x, y] = xy(clicked[0]);
+    el('circle', { class: 'selected', cx: x, cy: y, r: 0.38 }, g);
+  }
+  if (last) {
+    for (const r of last.rem) drawCross(g, r, 'removed');
+  }
+  // Where a click may go next.
+  if (humanToMove()) {
+    for (const [p, kind] of nextTargets(clicked)) {
+      const [x, y] = xy(p);
+      if (kind === 'remove') el('circle', { class: 'removable', cx: x, cy: y, r: 0.38, 'data-target': p }, g);
+      else if (kind === 'piece') { if (clicked.length) el('circle', { class: 'target-ring', cx: x, cy: y, r: 0.38, 'data-target': p }, g); }
+      else el('circle', { class: 'target', cx: x, cy: y, r: 0.12, 'data-target': p }, g);
+    }
+  }
+  drawHint(g);
+  // Click targets on top of everything.
+  for (const p of points) {
+    const [x, y] = xy(p);
+    el('circle', { class: 'hit', cx: x, cy: y, r: 0.48, 'data-point': p }, g);
+  }
+}
+
+function drawCross(g, p, cls) {
+  const [x, y] = xy(p);
+  const d = 0.2;
+  el('line', { class: cls, x1: x - d, y1: y - d, x2: x + d, y2: y + d }, g);
+  el('line', { class: cls, x1: x - d, y1: y + d, x2: x + d, y2: y - d }, g);
+}
+
+function currentHint() {
+  const f = ui.st && ui.st.finished;
+  if (!f || f.purpose !== 'hint' || f.ply !== ui.st.moves.length || !f.best) return null;
+  return parseMove(f.best);
+}
+
+function drawHint(g) {
+  const hint = currentHint();
+  if (!hint) return;
+  const group = el('g', { class: 'hint', 'data-hint': hint.text }, g);
+  if (hint.from && hint.to) {
+    const [x1, y1] = xy(hint.from), [x2, y2] = xy(hint.to);
+    const len = Math.hypot(x2 - x1, y2 - y1);
+    const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+    const ex = x2 - ux * 0.3, ey = y2 - uy * 0.3;
+    el('line', { class: 'hint-arrow', x1: x1 + ux * 0.3, y1: y1 + uy * 0.3, x2: ex, y2: ey }, group);
+    const h = 0.22;
+    el('path', {
+      class: 'hint-arrow',
+      d: `M ${ex - ux * h - uy * h} ${ey - uy * h + ux * h} L ${ex} ${ey} L ${ex - ux * h + uy * h} ${ey - uy * h - ux * h}`,
+    }, group);
+  } else if (hint.to) {
+    const [x, y] = xy(hint.to);
+    el('circle', { class: 'hint-dot', cx: x, cy: y, r: 0.3 }, group);
+  }
+  for (const r of hint.rem) drawCross(group, r, 'hint-x');
+}
+
+// Clicks, and drags on touch screens: a press picks, a release elsewhere
+// drops there.
+function setupBoardInput() {
+  const svg = $('board');
+  let down = null;
+  svg.addEventListener('pointerdown', (e) => {
+    const p = e.target.getAttribute && e.target.getAttribute('data-point');
+    if (!p) return;
+    e.preventDefault();
+    down = p;
+    clickPoint(p);
+  });
+  svg.addEventListener('pointerup', (e) => {
+    if (!down) return;
+    const under = document.elementFromPoint(e.clientX, e.clientY);
+    const p = under && under.getAttribute && under.getAttribute('data-point');
+    const from = down;
+    down = null;
+    if (p && p !== from && nextTargets(ui.clicks).has(p)) clickPoint(p);
+  });
+  svg.addEventListener('pointercancel', () => { down = null; });
+}
+
+// ------------------------------------------------------------- the rest
+
+function hand(side) {
+  const st = ui.st;
+  const idx = side === 'white' ? 0 : 1;
+  const box = document.createDocumentFragment();
+  const label = document.createElement('span');
+  label.textContent = (side === 'white' ? 'White' : 'Black') + ' (' + controller(side) + ')';
+  if (st.side === side && !st.outcome) label.className = 'to-move';
+  box.appendChild(label);
+  for (let i = 0; i < st.in_hand[idx]; i++) {
+    const s = document.createElement('span');
+    s.className = 'stone ' + side;
+    box.appendChild(s);
+  }
+  const count = document.createElement('span');
+  count.textContent = st.in_hand[idx] ? st.in_hand[idx] + ' in hand' : 'none in hand';
+  box.appendChild(count);
+  return box;
+}
+
+function statusText() {
+  const st = ui.st;
+  if (st.outcome) return 'Game over: ' + st.outcome.reason + ' (' + st.outcome.result + ')';
+  const side = st.side === 'white' ? 'White' : 'Black';
+  const pending = candidates(ui.clicks).find((m) => ui.clicks.length >= stepOf(m).length && m.rem.length);
+  if (st.phase === 'removing' || (humanToMove() && pending && stepOf(pending).length)) {
+    return side + ' closed a mill: remove a marked piece';
+  }
+  const waiting = controller(st.side) === 'engine' && ui.paused && !st.search
+    ? ': the engine waits, press "Engine move"' : '';
+  return side + ' to move (' + st.phase + ')' + waiting;
+}
+
+function evalText(e) {
+  if (!e) return '';
+  if (e.mate !== undefined) return (e.mate > 0 ? '+M' : '-M') + Math.abs(e.mate);
+  return (e.cp >= 0 ? '+' : '') + (e.cp / 100).toFixed(2);
+}
+
+// Pieces for the bar and graph: mates pinned at the ends.
+function evalPieces(e) {
+  if (!e) return null;
+  if (e.mate !== undefined) return e.mate > 0 ? 6 : -6;
+  return Math.max(-6, Math.min(6, e.cp / 100));
+}
+
+function currentLines() {
+  const st = ui.st;
+  if (st.search && st.search.lines.length) return st.search.lines;
+  if (st.finished && st.finished.ply === st.moves.length) return st.finished.lines;
+  return [];
+}
+
+function currentEval() {
+  const lines = currentLines();
+  if (lines.length) return lines[0].eval;
+  return ui.st.evals[ui.st.moves.length] || null;
+}
+
+function renderEval() {
+  const e = currentEval();
+  const pieces = evalPieces(e);
+  const share = pieces === null ? 50 : 50 + (pieces / 6) * 50;
+  $('evalfill').style.height = share + '%';
+  $('evaltext').textContent = evalText(e);
+  $('evalbar').title = e ? 'Evaluation (White\'s view): ' + evalText(e) : 'No evaluation yet';
+  // The graph.
+  const svg = $('graph');
+  svg.replaceChildren();
+  const evals = ui.st.evals;
+  const n = Math.max(evals.length - 1, 1);
+  const X = (i) => (i / n) * 300;
+  const Y = (v) => 40 - (v / 6) * 36;
+  el('line', { class: 'axis', x1: 0, y1: 40, x2: 300, y2: 40 }, svg);
+  let path = '';
+  evals.forEach((v, i) => {
+    const p = evalPieces(v);
+    if (p === null) return;
+    path += (path ? ' L ' : 'M ') + X(i).toFixed(1) + ' ' + Y(p).toFixed(1);
+    el('rect', { class: 'mark', x: X(i) - 2, y: Y(p) - 2, width: 4, height: 4 }, svg);
+  });
+  if (path) el('path', { class: 'curve', d: path }, svg);
+  const now = X(ui.st.moves.length);
+  el('line', { class: 'now', x1: now, y1: 0, x2: now, y2: 80 }, svg);
+}
+
+function renderLines() {
+  const box = $('pv');
+  box.replaceChildren();
+  const st = ui.st;
+  for (const line of currentLines()) {
+    const div = document.createElement('div');
+    const score = document.createElement('span');
+    score.className = 'score';
+    score.textContent = evalText(line.eval);
+    div.appendChild(score);
+    div.appendChild(document.createTextNode('(depth ' + line.depth + ') ' + line.pv.join(' ')));
+    box.appendChild(div);
+  }
+  const hint = currentHint();
+  if (hint) {
+    const div = document.createElement('div');
+    div.id = 'hint-text';
+    div.textContent = 'Hint: ' + hint.text;
+    box.prepend(div);
+  }
+  renderTablebase(st.tablebase);
+}
+
+// HOOK (endgame databases): the server sends `tablebase: null` until the
+// tablebases are connected (src/tools/gui/tablebase.rs).
+function renderTablebase(tb) {
+  const box = $('tablebase');
+  box.hidden = !tb;
+  if (tb) box.textContent = 'Database: ' + tb.result + (tb.plies != null ? ' in ' + tb.plies + ' plies' : '');
+}
+
+function renderMoves() {
+  const list = $('moves');
+  list.replaceChildren();
+  const st = ui.st;
+  const all = st.moves.concat(st.redo.slice().reverse());
+  let number = st.start_fullmove;
+  let li = null;
+  const startBlack = st.start_side === 'black';
+  all.forEach((text, i) => {
+    const whiteMove = (i % 2 === 0) !== startBlack;
+    if (whiteMove || li === null) {
+      li = document.createElement('li');
+      const num = document.createElement('span');
+      num.className = 'num';
+      num.textContent = number + '.';
+      li.appendChild(num);
+      if (!whiteMove) li.appendChild(document.createElement('span'));
+      list.appendChild(li);
+    }
+    const mv = document.createElement('span');
+    mv.className = 'mv' + (i === st.moves.length - 1 ? ' current' : '') + (i >= st.moves.length ? ' future' : '');
+    mv.textContent = text;
+    mv.dataset.ply = String(i + 1);
+    mv.addEventListener('click', () => goToPly(i + 1));
+    li.appendChild(mv);
+    if (!whiteMove) { number++; li = null; }
+  });
+  if (st.outcome) {
+    const li2 = document.createElement('li');
+    const r = document.createElement('span');
+    r.className = 'result';
+    r.textContent = st.outcome.result;
+    li2.appendChild(r);
+    list.appendChild(li2);
+  }
+  const current = list.querySelector('.current');
+  if (current) current.scrollIntoView({ block: 'nearest' });
+}
+
+function render() {
+  const st = ui.st;
+  if (!st) return;
+  drawBoard();
+  const top = ui.config.flip ? 'white' : 'black';
+  const bottom = ui.config.flip ? 'black' : 'white';
+  $('hand-top').replaceChildren(hand(top));
+  $('hand-bottom').replaceChildren(hand(bottom));
+  $('status').textContent = statusText();
+  const s = st.search;
+  $('thinking').hidden = !s;
+  if (s) {
+    const what = s.purpose === 'analyse' && s.movetime != null ? 'Evaluating'
+      : { play: 'Engine thinking', hint: 'Looking for a hint', analyse: 'Analysing' }[s.purpose];
+    const depth = s.lines.length ? ', depth ' + s.lines[0].depth : '';
+    $('thinking-text').textContent = what + depth + '…';
+  }
+  $('btn-stop').hidden = !s;
+  $('btn-undo').disabled = st.moves.length === 0;
+  $('btn-redo').disabled = st.redo.length === 0;
+  $('btn-hint').disabled = !!st.outcome;
+  $('btn-go').disabled = !!st.outcome;
+  $('btn-analyse').disabled = !!st.outcome;
+  $('btn-analyse').classList.toggle('active', !!(s && s.purpose === 'analyse' && s.movetime == null));
+  if (document.activeElement !== $('fen')) $('fen').value = st.fen;
+  const variant = $('variant');
+  if (!variant.options.length) {
+    for (const v of st.variants) {
+      const o = document.createElement('option');
+      o.value = v.name;
+      o.textContent = v.label;
+      variant.appendChild(o);
+    }
+    variant.value = st.variant;
+  }
+  renderMoves();
+  renderEval();
+  renderLines();
+  document.body.dataset.ready = '1';
+}
+
+function gameText() {
+  const st = ui.st;
+  const label = st.variants.find((v) => v.name === st.variant);
+  let text = '[Event "mulino gui"]\n[Variant "' + (label ? label.label : st.variant) + '"]\n';
+  if (st.start_fen) text += '[FEN "' + st.start_fen + '"]\n';
+  text += '[Result "' + (st.outcome ? st.outcome.result : '*') + '"]\n\n';
+  const parts = [];
+  let number = st.start_fullmove;
+  st.moves.forEach((m, i) => {
+    const white = (i % 2 === 0) !== (st.start_side === 'black');
+    if (white) parts.push(number + '.');
+    else if (i === 0) parts.push(number + '...');
+    parts.push(m);
+    if (!white) number++;
+  });
+  parts.push(st.outcome ? st.outcome.result : '*');
+  return text + parts.join(' ') + '\n';
+}
+
+async function copy(text, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+    notice(what + ' copied.');
+  } catch (_) {
+    const area = $('fen');
+    const old = area.value;
+    area.value = text;
+    area.select();
+    const ok = document.execCommand && document.execCommand('copy');
+    area.value = old;
+    notice(ok ? what + ' copied.' : 'Copying is blocked here: select the text and copy it yourself.');
+  }
+}
+
+function setupControls() {
+  const cfg = ui.config;
+  const bind = (id, key, after) => {
+    const e = $(id);
+    if (e.type === 'checkbox') e.checked = !!cfg[key]; else e.value = cfg[key];
+    e.addEventListener('change', () => {
+      cfg[key] = e.type === 'checkbox' ? e.checked : e.value;
+      saveConfig();
+      if (after) after();
+      render();
+      drive();
+    });
+  };
+  bind('white-player', 'white', () => { ui.paused = false; });
+  bind('black-player', 'black', () => { ui.paused = false; });
+  bind('level', 'level');
+  bind('movetime', 'movetime');
+  bind('multipv', 'multipv');
+  bind('auto-eval', 'autoEval');
+  $('btn-new').addEventListener('click', () => {
+    ui.paused = false;
+    act('new', { variant: $('variant').value });
+  });
+  $('btn-undo').addEventListener('click', () => { ui.paused = true; act('undo', { count: undoCount() }); });
+  $('btn-redo').addEventListener('click', () => { ui.paused = true; act('redo', { count: redoCount() }); });
+  $('btn-hint').addEventListener('click', () => act('go', { purpose: 'hint', level: 20, movetime: Number(cfg.movetime) }));
+  $('btn-go').addEventListener('click', () => {
+    ui.paused = false;
+    act('go', { purpose: 'play', level: Number(cfg.level), movetime: Number(cfg.movetime) });
+  });
+  $('btn-stop').addEventListener('click', () => { ui.paused = true; act('stop'); });
+  $('btn-analyse').addEventListener('click', () => {
+    const s = ui.st && ui.st.search;
+    if (s && s.purpose === 'analyse') act('stop');
+    else act('go', { purpose: 'analyse', multipv: Number(cfg.multipv) });
+  });
+  $('btn-flip').addEventListener('click', () => { cfg.flip = !cfg.flip; saveConfig(); render(); });
+  $('btn-setup').addEventListener('click', () => {
+    ui.paused = true;
+    act('fen', { fen: $('fen').value }, () => notice('Position set up.'));
+  });
+  $('btn-copy-fen').addEventListener('click', () => copy(ui.st.fen, 'FEN'));
+  $('btn-copy-game').addEventListener('click', () => copy(gameText(), 'Game'));
+  document.addEventListener('keydown', (e) => {
+    if (e.target.closest('textarea, input, select')) return;
+    if (e.key === 'ArrowLeft' && ui.st && ui.st.moves.length) $('btn-undo').click();
+    if (e.key === 'ArrowRight' && ui.st && ui.st.redo.length) $('btn-redo').click();
+    if (e.key === 'Escape') { ui.clicks = []; render(); }
+  });
+}
+
+async function start() {
+  Object.assign(ui.config, loadJson(localStorage, CONFIG_KEY) || {});
+  setupControls();
+  setupBoardInput();
+  const saved = loadJson(sessionStorage, SAVE_KEY) || loadJson(localStorage, SAVE_KEY);
+  const id = loadJson(sessionStorage, SESSION_KEY);
+  // After a reload the game waits for "Engine move" rather than surprise.
+  ui.paused = !!(saved && saved.moves && saved.moves.length);
+  ui.pending++;
+  try {
+    let st = null;
+    if (id) {
+      ui.session = id;
+      try { st = await post('state', { session: id }); } catch (_) { st = null; }
+    }
+    if (!st) st = await openSession(saved);
+    apply(st, ++ui.sent);
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    ui.pending--;
+    drive();
+  }
+}
+
+start();

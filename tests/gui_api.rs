@@ -19,12 +19,27 @@ struct Client {
 
 /// One HTTP exchange: the status and the body.
 fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
+    exchange(addr, method, "application/json", path, body)
+}
+
+/// A POST with another content type.
+fn http_as(addr: SocketAddr, content_type: &str, path: &str, body: &str) -> (u16, String) {
+    exchange(addr, "POST", content_type, path, body)
+}
+
+fn exchange(
+    addr: SocketAddr,
+    method: &str,
+    content_type: &str,
+    path: &str,
+    body: &str,
+) -> (u16, String) {
     let mut stream = TcpStream::connect(addr).expect("connect");
     stream
         .set_read_timeout(Some(Duration::from_secs(30)))
         .expect("timeout");
     let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: {content_type}\r\n\
          Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
@@ -393,4 +408,8 @@ fn a_saved_game_is_restored_and_bad_requests_are_named() {
     assert!(body.contains("JSON"), "{body}");
     let (status, _) = http(c.addr, "POST", "/api/state", "[1, 2]");
     assert_eq!(status, 400);
+    // Only JSON is taken, so another site's page cannot post without the
+    // browser asking first.
+    let (status, body) = http_as(c.addr, "text/plain", "/api/session", "{}");
+    assert_eq!(status, 415, "{body}");
 }

@@ -143,6 +143,20 @@ fn respond(request: Request, status: u16, content_type: &str, body: String) {
     let _ = request.respond(response);
 }
 
+/// Whether the request says its body is JSON. Insisting on it makes a
+/// browser ask first (CORS preflight, which this server never grants)
+/// before another site's page could post to the API.
+fn is_json(request: &Request) -> bool {
+    request.headers().iter().any(|h| {
+        h.field.equiv("Content-Type")
+            && h.value
+                .as_str()
+                .trim_start()
+                .to_ascii_lowercase()
+                .starts_with("application/json")
+    })
+}
+
 fn answer(sessions: &Sessions, mut request: Request) {
     let url = request.url().to_string();
     let path = url.split('?').next().unwrap_or("");
@@ -160,6 +174,13 @@ fn answer(sessions: &Sessions, mut request: Request) {
         (Method::Get, "/style.css") => {
             respond(request, 200, "text/css; charset=utf-8", STYLE_CSS.into())
         }
+        (Method::Post, p) if p.starts_with("/api/") && !is_json(&request) => respond(
+            request,
+            415,
+            json,
+            r#"{"error":"API calls send JSON (Content-Type: application/json)","code":"bad_request"}"#
+                .into(),
+        ),
         (Method::Post, p) if p.starts_with("/api/") => {
             let call = p["/api/".len()..].to_string();
             let mut body = String::new();

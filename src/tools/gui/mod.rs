@@ -12,7 +12,7 @@ pub mod server;
 pub mod sessions;
 pub mod tablebase;
 
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 pub use server::{Gui, ServerError};
 
@@ -57,7 +57,12 @@ fn open_browser(url: &str) {
     } else {
         Command::new("xdg-open")
     };
-    command.arg(url);
+    // Our own message says what went wrong; the opener's chatter is noise.
+    command
+        .arg(url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
     let program = format!("{:?}", command.get_program());
     let url = url.to_string();
     // The opener may take its time or fail late; the server goes on.

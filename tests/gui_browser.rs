@@ -1,7 +1,8 @@
 //! `mulino gui` in a real browser: headless Chromium, driven over its
 //! DevTools protocol (CDP) on a websocket, plays a short game by mouse
 //! clicks on the page served in-process, and checks the board, the move
-//! list, a hint, an undo, a removal, an error and the game's end. It saves
+//! list, a hint, an undo, a drag by touch, a removal, an error, the
+//! game's end, the engine's reply, a reload and a forgotten session. It saves
 //! a screenshot to target/gui.png (and to docs/gui.png, the README's
 //! picture, when MULINO_UPDATE_SCREENSHOT is set).
 //!
@@ -200,6 +201,42 @@ impl Cdp {
         }
     }
 
+    /// The middle of the element `selector`, scrolled into view.
+    fn centre(&mut self, selector: &str) -> (f64, f64) {
+        let at = self.eval(&format!(
+            "(() => {{ const e = document.querySelector({selector:?}); if (!e) return null; \
+             e.scrollIntoView({{block: 'center'}}); const r = e.getBoundingClientRect(); \
+             return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+        ));
+        match (at[0].as_f64(), at[1].as_f64()) {
+            (Some(x), Some(y)) => (x, y),
+            _ => panic!("no element `{selector}`"),
+        }
+    }
+
+    /// Drags with a finger from one point of the board to another.
+    fn touch_drag(&mut self, from: &str, to: &str) {
+        let (x1, y1) = self.centre(&format!("[data-point=\"{from}\"]"));
+        let (x2, y2) = self.centre(&format!("[data-point=\"{to}\"]"));
+        let touch = |x: f64, y: f64| json!([{ "x": x, "y": y }]);
+        self.send(
+            "Input.dispatchTouchEvent",
+            json!({ "type": "touchStart", "touchPoints": touch(x1, y1) }),
+        );
+        for i in 1..=4 {
+            let f = f64::from(i) / 4.0;
+            let (x, y) = (x1 + (x2 - x1) * f, y1 + (y2 - y1) * f);
+            self.send(
+                "Input.dispatchTouchEvent",
+                json!({ "type": "touchMove", "touchPoints": touch(x, y) }),
+            );
+        }
+        self.send(
+            "Input.dispatchTouchEvent",
+            json!({ "type": "touchEnd", "touchPoints": [] }),
+        );
+    }
+
     fn click_point(&mut self, point: &str) {
         self.click(&format!("[data-point=\"{point}\"]"));
     }
@@ -333,9 +370,8 @@ fn a_short_game_by_clicks_in_headless_chromium() {
     assert_eq!(cdp.count("#moves .mv.future"), 1);
     assert!(cdp.text("#status").contains("White to move"));
 
-    // The mill, its removal, and the end.
-    cdp.click_point("g4");
-    cdp.click_point("g7");
+    // The mill, dragged with a finger, its removal, and the end.
+    cdp.touch_drag("g4", "g7");
     assert!(
         cdp.text("#status").contains("remove"),
         "{}",
@@ -376,6 +412,30 @@ fn a_short_game_by_clicks_in_headless_chromium() {
     );
     assert_eq!(cdp.count("[data-piece=black]"), 1);
     assert!(cdp.text("#status").contains("White to move"));
+
+    // A reload loses nothing.
+    cdp.eval("window.beforeReload = true");
+    cdp.send("Page.reload", json!({}));
+    cdp.wait_for("the reloaded page", "!window.beforeReload && document.body.dataset.ready === '1' && document.querySelectorAll('#moves .mv').length === 2");
+    assert_eq!(cdp.count("[data-piece]"), 2);
+    assert_eq!(
+        cdp.eval("document.getElementById('black-player').value"),
+        "engine"
+    );
+
+    // A restarted server has forgotten the session (here the sessions
+    // are dropped; keep-alive connections make a real in-process restart
+    // hang the browser's next request): the page rebuilds it from the
+    // game it holds, and play goes on.
+    gui.sessions().clear();
+    assert!(gui.sessions().is_empty());
+    cdp.click_point("d5");
+    cdp.wait_for(
+        "play after the restart",
+        "document.querySelectorAll('#moves .mv').length === 4",
+    );
+    assert_eq!(gui.sessions().len(), 1);
+    assert_eq!(cdp.count("[data-piece]"), 4);
 
     let target_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target");
     std::fs::create_dir_all(&target_dir).expect("target/");

@@ -142,10 +142,8 @@ impl Reporter for SlotReporter {
             eval: Eval::from_score(info.score, side),
             pv: info.pv.clone(),
         };
-        if rank == 0 {
-            // A new iteration: the other ranks follow it.
-            slot.lines.truncate(1);
-        }
+        // Each rank keeps its line until the new iteration reaches it, so
+        // a search stopped midway still shows every line.
         if rank < slot.lines.len() {
             slot.lines[rank] = line;
         } else if rank == slot.lines.len() {
@@ -578,6 +576,14 @@ impl Sessions {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Forgets every session, as a restarted server would.
+    pub fn clear(&self) {
+        let all: Vec<_> = lock(&self.map).drain().map(|(_, s)| s).collect();
+        for s in all {
+            lock(&s).halt();
+        }
     }
 
     /// Stops the searches of sessions whose pages have gone quiet.

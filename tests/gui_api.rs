@@ -413,3 +413,20 @@ fn a_saved_game_is_restored_and_bad_requests_are_named() {
     let (status, body) = http_as(c.addr, "text/plain", "/api/session", "{}");
     assert_eq!(status, 415, "{body}");
 }
+
+#[test]
+fn a_set_up_position_owing_a_removal_takes_a_removal_only_turn() {
+    let (_gui, c) = Client::start();
+    let id = c.new_session();
+    let fen = "**@****@/****@*O*/O*OO***O w m r 5 0 3 0 1 0 0 0 0 0 0 0 30";
+    let st = c.ok("fen", json!({ "session": id, "fen": fen }));
+    assert_eq!(st["phase"], "removing");
+    assert_eq!(st["pending_removals"], 1);
+    let mut legal = strings(&st["legal"]);
+    legal.sort();
+    assert_eq!(legal, ["xc5", "xd2", "xe4"]);
+    c.refused("move", json!({ "session": id, "move": "b4-a4" }));
+    let st = c.ok("move", json!({ "session": id, "move": "xc5" }));
+    assert_eq!(strings(&st["moves"]), ["xc5"]);
+    assert_eq!(st["outcome"]["result"], "1-0");
+}

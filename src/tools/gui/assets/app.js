@@ -520,7 +520,9 @@ function renderEval() {
   const e = currentEval();
   const pieces = evalPieces(e);
   const share = pieces === null ? 50 : 50 + (pieces / 6) * 50;
+  // White's share grows from White's side of the board.
   $('evalfill').style.height = share + '%';
+  $('evalbar').classList.toggle('flipped', ui.config.flip);
   $('evaltext').textContent = evalText(e);
   $('evalbar').title = e ? 'Evaluation (White\'s view): ' + evalText(e) : 'No evaluation yet';
   // The graph.

@@ -390,6 +390,9 @@ fn a_saved_game_is_restored_and_bad_requests_are_named() {
     assert_eq!(st["start_fen"], NEAR_END);
     assert_eq!(strings(&st["moves"]), ["b4-a4"]);
     assert_eq!(strings(&st["redo"]), ["e4-e5"]);
+    // Saved moves come back as the rules core writes them.
+    let st = c.ok("session", json!({ "moves": ["D6", "a1"] }));
+    assert_eq!(strings(&st["moves"]), ["d6", "a1"]);
     // A redo list that no longer replays is dropped, not an error.
     let st = c.ok("session", json!({ "moves": ["d6"], "redo": ["d6"] }));
     assert!(strings(&st["redo"]).is_empty());

@@ -22,8 +22,9 @@ use crate::search::{Info, Reporter, Score};
 /// Sessions kept at once; the least recently used idle one goes first.
 pub const MAX_SESSIONS: usize = 32;
 /// A search whose page has not asked about it for this long is stopped
-/// (the tab was closed while the engine analysed).
-pub const ABANDONED: Duration = Duration::from_secs(15);
+/// (the tab was closed while the engine analysed). Browsers may slow a
+/// hidden tab's timers to one a minute, hence the margin.
+pub const ABANDONED: Duration = Duration::from_secs(90);
 /// Each session's transposition table, in MB (many tabs may be open).
 const HASH_MB: &str = "16";
 /// The longest thinking time a page may ask for, in ms.
@@ -219,7 +220,7 @@ impl Session {
         if let Some(f) = fen {
             s.set_fen(f)?;
         }
-        s.replay(moves.to_vec())
+        s.replay(moves)
             .map_err(|e| SessionError::Restore(e.to_string()))?;
         // Redo moves are kept only while they still replay.
         let mut all = moves.to_vec();
@@ -373,10 +374,17 @@ impl Session {
 
     /// Sets the game to the start (or set-up) position plus `moves`;
     /// nothing changes on error.
-    fn replay(&mut self, moves: Vec<String>) -> Result<(), SessionError> {
-        self.engine
-            .set_position(self.start_fen.as_deref(), &moves)?;
-        self.moves = moves;
+    fn replay(&mut self, moves: &[String]) -> Result<(), SessionError> {
+        self.engine.set_position(self.start_fen.as_deref(), moves)?;
+        // As the rules core writes them (`D6` becomes `d6`), so that redo
+        // and the move list compare equal texts.
+        self.moves = self
+            .engine
+            .game()
+            .moves()
+            .iter()
+            .map(Move::to_string)
+            .collect();
         self.evals.truncate(self.moves.len() + 1);
         if self.evals.len() < self.moves.len() + 1 {
             self.evals.resize(self.moves.len() + 1, None);
@@ -411,7 +419,7 @@ impl Session {
         let played = legal.to_string();
         let mut moves = self.moves.clone();
         moves.push(played.clone());
-        self.replay(moves)?;
+        self.replay(&moves)?;
         if self.redo.last() == Some(&played) {
             self.redo.pop();
         } else {
@@ -426,7 +434,7 @@ impl Session {
         let keep = self.moves.len().saturating_sub(count);
         let mut moves = self.moves.clone();
         let undone = moves.split_off(keep);
-        self.replay(moves)?;
+        self.replay(&moves)?;
         self.redo.extend(undone.into_iter().rev());
         Ok(())
     }
@@ -442,7 +450,7 @@ impl Session {
                 None => break,
             }
         }
-        self.replay(moves)?;
+        self.replay(&moves)?;
         self.redo = redo;
         Ok(())
     }

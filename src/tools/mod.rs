@@ -2,3 +2,4 @@
 //! subcommand: the match runner.
 
 pub mod match_runner;
+pub mod tb;

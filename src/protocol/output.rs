@@ -23,6 +23,14 @@ pub fn option_line(option: EngineOption) -> String {
             }
         }
         OptionKind::Button => s.push_str("button"),
+        OptionKind::Text { default } => {
+            let default = if default.is_empty() {
+                "<empty>"
+            } else {
+                default
+            };
+            let _ = write!(s, "string default {default}");
+        }
     }
     s
 }
@@ -37,8 +45,12 @@ pub fn info_line(info: &Info) -> String {
         Some(Bound::Upper) => " upperbound",
         _ => "",
     };
+    let tbhits = info
+        .tbhits
+        .map(|n| format!(" tbhits {n}"))
+        .unwrap_or_default();
     let mut s = format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} time {} pv",
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {}{tbhits} time {} pv",
         info.depth, info.seldepth, info.multipv, info.nodes, info.nps, info.hashfull, info.time_ms
     );
     for m in &info.pv {

@@ -31,6 +31,15 @@ pub struct Tablebases {
     tables: Vec<OnceLock<Result<Loaded, TbError>>>,
 }
 
+impl std::fmt::Debug for Tablebases {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tablebases")
+            .field("dir", &self.dir)
+            .field("rules", &self.rules)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Tablebases {
     /// The databases in `dir`; nothing is read until a probe needs it.
     pub fn new(dir: &Path, rules: TbRules) -> Tablebases {
@@ -86,6 +95,34 @@ impl Tablebases {
             return None;
         }
         self.probe_sets(own, opp).ok()
+    }
+
+    /// Opens every database file in the directory (headers only: the
+    /// values are read when probed) and says what is wrong with any: the
+    /// number of usable files and the problems.
+    pub fn open_all(&self) -> (usize, Vec<String>) {
+        let mut ok = 0;
+        let mut problems = Vec::new();
+        if !self.dir.is_dir() {
+            problems.push(format!("{}: no such directory", self.dir.display()));
+            return (0, problems);
+        }
+        for own in MIN_PIECES..=MAX_PIECES {
+            for opp in MIN_PIECES..=MAX_PIECES {
+                let path = self.dir.join(super::format::file_name(own, opp));
+                if !path.exists() {
+                    continue;
+                }
+                match self.table(own, opp) {
+                    Ok(_) => ok += 1,
+                    Err(e) => problems.push(e.to_string()),
+                }
+            }
+        }
+        if ok == 0 && problems.is_empty() {
+            problems.push(format!("{}: no database files", self.dir.display()));
+        }
+        (ok, problems)
     }
 
     /// Whether `rules` are the rules these tables were built for.

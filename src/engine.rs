@@ -12,8 +12,8 @@ use crate::core::options::{self, OptionKind, OptionValue, RuleOption};
 use crate::core::perft::{Divide, PerftTable, divide};
 use crate::core::{Game, Move, MoveList, Outcome, Position, Rules, StartRepetition, Variant};
 use crate::search::{self, Clock, Limits, Reporter, SearchResult, Shared, Tt};
-use crate::tb::TbRules;
 use crate::tb::probe::Tablebases;
+use crate::tb::{TbRules, Value};
 
 /// The limits and modes of one `go`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -194,6 +194,13 @@ pub enum SearchEnd {
     Failed {
         fallback: Option<Move>,
     },
+}
+
+/// The answer to `tbprobe`.
+#[derive(Clone, Debug)]
+pub struct TbProbe {
+    pub value: Option<Value>,
+    pub moves: Vec<(Move, Option<Value>)>,
 }
 
 /// What `perft` delivers when it ends.
@@ -382,6 +389,47 @@ impl Engine {
             self.tablebases = Some(Arc::new(tb));
         }
         problems
+    }
+
+    /// The database value of the current position and, best first, of
+    /// each legal move (for the side to move: a move into a loss at d for
+    /// the opponent wins at d + 1). `None` where the databases have no
+    /// value (not the moving phase, or no file).
+    pub fn tb_probe(&self) -> Result<TbProbe, EngineError> {
+        let tb = self.tablebases.as_deref().ok_or_else(|| {
+            EngineError::Tablebases("no databases in use (setoption name TablebasePath)".into())
+        })?;
+        let pos = self.game.position();
+        let mut moves: Vec<(Move, Option<Value>)> = self
+            .legal_moves()
+            .into_iter()
+            .map(|m| {
+                let child = pos.play_unchecked(&self.rules, m);
+                let them = child.side_to_move();
+                let v = if child.material(them) < Rules::MIN_PIECES as u32 {
+                    Some(Value::Win(1))
+                } else {
+                    tb.probe(&child).map(|v| match v {
+                        Value::Win(d) => Value::Loss(d.saturating_add(1)),
+                        Value::Loss(d) => Value::Win(d.saturating_add(1)),
+                        Value::Draw => Value::Draw,
+                    })
+                };
+                (m, v)
+            })
+            .collect();
+        // Best first: short wins, draws, long losses, then the unknown.
+        let rank = |v: &Option<Value>| match *v {
+            Some(Value::Win(d)) => d as i32 - 1000,
+            Some(Value::Draw) => 0,
+            Some(Value::Loss(d)) => 1000 - d as i32,
+            None => 2000,
+        };
+        moves.sort_by_key(|(_, v)| rank(v));
+        Ok(TbProbe {
+            value: tb.probe(pos),
+            moves,
+        })
     }
 
     /// The databases in use, if any.

@@ -52,6 +52,17 @@ fn the_engine_plays_and_reports_from_the_databases() {
     let lines = e.go("depth 3");
     assert_eq!(last_score(&lines), Some(("mate".to_string(), 1)));
     assert_eq!(bestmove_of(lines.last().unwrap()), "b2-a7xd5");
+    // tbprobe: the value, then every legal move's, best first.
+    let probe = e.ask("tbprobe");
+    assert_eq!(probe[0], "tbprobe value win 1");
+    assert_eq!(probe[1], "tbprobe move b2-a7xd5 win 1");
+    assert_eq!(probe.len(), 1 + e.legal_moves().len());
+    assert!(probe.iter().skip(1).all(|l| l.starts_with("tbprobe move ")));
+    let board = e.display();
+    assert!(
+        board.iter().any(|l| l.starts_with("Tablebase: win 1")),
+        "{board:?}"
+    );
     // A directory that is not there is an error, and play goes on.
     let answer = e.ask("setoption name TablebasePath value /no/such/mulino/dir");
     assert!(
@@ -64,6 +75,11 @@ fn the_engine_plays_and_reports_from_the_databases() {
     let lines = e.go("depth 2");
     assert!(!lines.iter().any(|l| l.contains(" tbhits ")), "{lines:?}");
     assert_eq!(bestmove_of(lines.last().unwrap()), "b2-a7xd5");
+    let answer = e.ask("tbprobe");
+    assert!(
+        answer.iter().any(|l| l.contains("no databases in use")),
+        "{answer:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

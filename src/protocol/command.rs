@@ -33,6 +33,8 @@ pub enum Command {
     Display,
     /// List the legal moves.
     Moves,
+    /// The database value of the position and of each legal move.
+    TbProbe,
     Perft(u32),
     /// `bench [depth]`.
     Bench(Option<u32>),
@@ -300,6 +302,7 @@ impl FromStr for Command {
             "help" => no_more("help", tokens, Command::Help),
             "d" => no_more("d", tokens, Command::Display),
             "moves" => no_more("moves", tokens, Command::Moves),
+            "tbprobe" => no_more("tbprobe", tokens, Command::TbProbe),
             "setoption" => parse_setoption(&all[1..]),
             "position" => parse_position(tokens),
             "go" => parse_go(tokens).map(Command::Go),

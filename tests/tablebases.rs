@@ -58,6 +58,16 @@ fn small_tables_verify_and_equal_the_published_counts() {
         assert!(rows.contains(&row), "{row} is not a published row");
         assert_eq!(t.table.header.wins, h.wins);
     }
+    // A pair that needs more memory than allowed is refused before it starts.
+    let tight = Options {
+        dir: dir.clone(),
+        threads: 1,
+        memory: 1 << 20,
+    };
+    assert!(matches!(
+        build::build_pair(rules, 5, 5, &tight, &|_| {}),
+        Err(TbError::Memory { .. })
+    ));
     // A finished pair is recognised, so it is never rebuilt.
     assert!(build::pair_done(&dir, rules, 4, 3));
     let _ = std::fs::remove_dir_all(&dir);

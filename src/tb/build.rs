@@ -45,6 +45,8 @@ pub enum Event<'a> {
     Phase { label: &'a str, total: u64 },
     /// `n` more units of the current phase are done.
     Advance(u64),
+    /// The retrograde analysis reached distance `k`.
+    Level(u32),
 }
 
 /// The summary of one built subspace.
@@ -289,10 +291,10 @@ pub fn build_pair(
     }
 
     // 2. Level by level.
-    let levels_label = "retrograde";
+    // How many positions will be resolved is not known in advance.
     progress(Event::Phase {
-        label: levels_label,
-        total,
+        label: "retrograde",
+        total: 0,
     });
     let mut preds: Vec<u64> = Vec::with_capacity(512);
     let mut level: u32 = 0;
@@ -304,6 +306,7 @@ pub fn build_pair(
     loop {
         let code = (level + 1) as u8;
         let mut found = 0u64;
+        progress(Event::Level(level));
         for i in 0..sides.len() {
             let j = if sides.len() == 1 { 0 } else { 1 - i };
             for idx in 0..sides[i].values.len() {

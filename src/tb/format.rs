@@ -96,8 +96,8 @@ impl TbRules {
     /// The moving-phase rules of `rules`, if the databases support them.
     pub fn from_rules(rules: &Rules) -> Result<TbRules, TbError> {
         if rules.one_time_mills {
-            return Err(TbError::UnsupportedRules(
-                "one-time mills need the record of formed mills".into(),
+            return Err(TbRules::unsupported(
+                "one-time mills need the record of formed mills",
             ));
         }
         if rules.remove_multiple {
@@ -174,6 +174,9 @@ pub enum TbError {
     UnsupportedRules(String),
     #[error("subspace `{0}` is not W-B with 3 <= W, B <= 9")]
     BadSubspace(String),
+    /// A table that could not be opened (the reason, as text).
+    #[error("{0}")]
+    Unusable(String),
     #[error("{0} is missing (build it first)")]
     Missing(PathBuf),
     #[error(

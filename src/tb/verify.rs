@@ -41,7 +41,9 @@ pub fn verify_table(
 ) -> Result<Findings, TbError> {
     let rules = tbs.rules();
     let core_rules = rules.rules();
-    let loaded = tbs.table(own, opp).map_err(clone_err)?;
+    let loaded = tbs
+        .table(own, opp)
+        .map_err(|e| TbError::Unusable(e.to_string()))?;
     let sub = &loaded.sub;
     let slots = loaded.table.slots();
     let findings = Mutex::new(Findings::default());
@@ -109,13 +111,6 @@ pub fn verify_table(
         }
     });
     Ok(findings.into_inner().expect("no panics"))
-}
-
-fn clone_err(e: &TbError) -> TbError {
-    match e {
-        TbError::Missing(p) => TbError::Missing(p.clone()),
-        other => TbError::UnsupportedRules(other.to_string()),
-    }
 }
 
 /// Checks one slot; the problem, if any.

@@ -126,24 +126,39 @@ fn selected(common: &CommonArgs) -> Result<Vec<(u8, u8)>> {
 /// A progress bar on stderr (hidden when stderr is not a terminal).
 fn bar() -> ProgressBar {
     let pb = ProgressBar::new(0);
-    pb.set_style(
-        ProgressStyle::with_template(
-            "{prefix:>6} {msg:<10} [{bar:30}] {human_pos}/{human_len} {per_sec} ETA {eta}",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
+    pb.set_style(style(true));
     pb
+}
+
+/// A bar with positions done, rate and ETA, or (when the total is not
+/// known in advance) a counter with the rate and the time so far.
+fn style(with_total: bool) -> ProgressStyle {
+    let template = if with_total {
+        "{prefix:>6} {msg:<14} [{bar:30}] {human_pos}/{human_len} {rate} ETA {eta}"
+    } else {
+        "{prefix:>6} {msg:<14} {spinner} {human_pos} positions resolved, {rate}, {elapsed}"
+    };
+    ProgressStyle::with_template(template)
+        .expect("valid template")
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0}/s", state.per_sec());
+            },
+        )
+        .progress_chars("=> ")
 }
 
 fn on_event(pb: &ProgressBar) -> impl Fn(Event) + Sync + '_ {
     move |e| match e {
         Event::Phase { label, total } => {
+            pb.set_style(style(total > 0));
             pb.set_message(label.to_string());
             pb.set_length(total);
             pb.set_position(0);
             pb.reset_eta();
         }
+        Event::Level(k) => pb.set_message(format!("retrograde {k}")),
         Event::Advance(n) => pb.inc(n),
     }
 }

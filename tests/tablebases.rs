@@ -100,6 +100,17 @@ fn tables_for_other_rules_or_damaged_files_are_refused() {
         MappedTable::open(&dir, 3, 3, nine),
         Err(TbError::BadLength { .. })
     ));
+    // A header that understates the slots (the file cut to match) is
+    // refused too: probes index by the subspace, not by the header.
+    let mut short = bytes.clone();
+    let slots = u64::from_le_bytes(short[24..32].try_into().unwrap());
+    short[24..32].copy_from_slice(&(slots - 1).to_le_bytes());
+    short.pop();
+    std::fs::write(&path, &short).unwrap();
+    assert!(matches!(
+        MappedTable::open(&dir, 3, 3, nine),
+        Err(TbError::BadLength { .. })
+    ));
     // A changed value is caught by the checksum and by verification.
     let mut bad = bytes.clone();
     let last = bad.len() - 1;

@@ -380,7 +380,10 @@ pub fn build_pair(
         let mut header = summarise(&side.sub, &side.values, rules);
         header.checksum = format::checksum(&side.values);
         let path = opts.dir.join(format::file_name(side.sub.own, side.sub.opp));
-        format::write_table(&path, &header, &side.values)?;
+        // A finished file is never rewritten (its twin was missing).
+        if MappedTable::open(&opts.dir, side.sub.own, side.sub.opp, rules).is_err() {
+            format::write_table(&path, &header, &side.values)?;
+        }
         reports.push(Report {
             own: side.sub.own,
             opp: side.sub.opp,

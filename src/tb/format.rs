@@ -345,8 +345,11 @@ impl MappedTable {
                 wanted: format!("{own}-{opp}"),
             });
         }
-        let expected = HEADER_LEN as u64 + header.slots;
-        if map.len() as u64 != expected {
+        // The length the index needs, not the header's word for it: a
+        // probe must never read past the end.
+        let slots = super::index::Subspace::new(own, opp).map_or(0, |s| s.len());
+        let expected = HEADER_LEN as u64 + slots;
+        if map.len() as u64 != expected || header.slots != slots {
             return Err(TbError::BadLength {
                 path,
                 found: map.len() as u64,

@@ -125,3 +125,65 @@ fn database_values_stand_only_within_the_n_move_rule() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// From database positions with long wins, the engine plays both sides
+/// with the databases loaded: every move keeps the value exactly (the
+/// winner's shortens the win by one ply, the loser's the loss), until the
+/// winner's removal ends the game after exactly the promised plies.
+#[test]
+fn the_engine_keeps_the_value_move_after_move() {
+    let dir = three_three("keep");
+    let rules = Rules::default();
+    let tb_rules = TbRules::from_rules(&rules).unwrap();
+    let tb = Tablebases::new(&dir, tb_rules);
+    let t = tb.table(3, 3).unwrap();
+    let mut e = Engine::spawn();
+    assert!(
+        e.ask(&format!(
+            "setoption name TablebasePath value {}",
+            dir.display()
+        ))
+        .is_empty()
+    );
+    // Wins of 25 (the longest), 19 and 13 plies, the first slot of each.
+    for distance in [25u8, 19, 13] {
+        let slot = t
+            .table
+            .slots()
+            .iter()
+            .position(|&b| b == distance + 1)
+            .unwrap();
+        let (own, opp) = t.sub.position(slot as u64);
+        let start = build::position(tb_rules, own, opp).unwrap();
+        let fen = start.fen(&rules);
+        let mut pos = start;
+        let mut moves: Vec<String> = Vec::new();
+        let mut expected = Value::Win(distance);
+        loop {
+            assert_eq!(tb.probe(&pos), Some(expected), "{fen} moves {moves:?}");
+            e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+            let lines = e.go("depth 2");
+            let best = bestmove_of(lines.last().unwrap()).to_string();
+            let m: Move = best.parse().unwrap();
+            let next = pos.play(&rules, m).unwrap();
+            moves.push(best);
+            if let Some(outcome) = next.outcome(&rules) {
+                // Only a win ends it, on the promised ply, by the winner.
+                assert_eq!(
+                    expected,
+                    Value::Win(1),
+                    "{fen} moves {moves:?}: {outcome:?}"
+                );
+                assert_eq!(moves.len(), distance as usize);
+                break;
+            }
+            expected = match expected {
+                Value::Win(d) => Value::Loss(d - 1),
+                Value::Loss(d) => Value::Win(d - 1),
+                Value::Draw => unreachable!(),
+            };
+            pos = next;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -12,6 +12,8 @@ use crate::core::options::{self, OptionKind, OptionValue, RuleOption};
 use crate::core::perft::{Divide, PerftTable, divide};
 use crate::core::{Game, Move, MoveList, Outcome, Position, Rules, StartRepetition, Variant};
 use crate::search::{self, Clock, Limits, Reporter, SearchResult, Shared, Tt};
+use crate::tb::probe::Tablebases;
+use crate::tb::{TbRules, Value};
 
 /// The limits and modes of one `go`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -42,12 +44,13 @@ pub enum EngineOption {
     Ponder,
     SkillLevel,
     ShowCurrMove,
+    TablebasePath,
     Variant,
     Rule(RuleOption),
 }
 
 impl EngineOption {
-    const OWN: [EngineOption; 9] = [
+    const OWN: [EngineOption; 10] = [
         EngineOption::Hash,
         EngineOption::ClearHash,
         EngineOption::Threads,
@@ -56,6 +59,7 @@ impl EngineOption {
         EngineOption::Ponder,
         EngineOption::SkillLevel,
         EngineOption::ShowCurrMove,
+        EngineOption::TablebasePath,
         EngineOption::Variant,
     ];
 
@@ -82,6 +86,7 @@ impl EngineOption {
             EngineOption::Ponder => "Ponder",
             EngineOption::SkillLevel => "Skill Level",
             EngineOption::ShowCurrMove => "ShowCurrMove",
+            EngineOption::TablebasePath => "TablebasePath",
             EngineOption::Variant => "Variant",
             EngineOption::Rule(r) => r.name(),
         }
@@ -106,6 +111,7 @@ impl EngineOption {
             EngineOption::ShowCurrMove => OptionKind::Check {
                 default: d.show_currmove,
             },
+            EngineOption::TablebasePath => OptionKind::Text { default: "" },
             EngineOption::Variant => options::variant_kind(),
             EngineOption::Rule(r) => r.kind(),
         }
@@ -122,6 +128,8 @@ pub struct Settings {
     pub ponder: bool,
     pub skill: u8,
     pub show_currmove: bool,
+    /// The directory of the endgame databases (empty: none).
+    pub tablebase_path: String,
     /// The preset last chosen with `Variant` (the rule knobs may differ
     /// from it since).
     pub variant: Variant,
@@ -137,6 +145,7 @@ impl Default for Settings {
             ponder: false,
             skill: 20,
             show_currmove: false,
+            tablebase_path: String::new(),
             variant: Variant::Nine,
         }
     }
@@ -162,6 +171,8 @@ pub enum EngineError {
     SearchMove(Move),
     #[error("cannot start the search thread: {0}")]
     Thread(String),
+    #[error("TablebasePath: {0} (play goes on without those databases)")]
+    Tablebases(String),
 }
 
 /// The perft answer: every root move's count, or those counted before
@@ -183,6 +194,13 @@ pub enum SearchEnd {
     Failed {
         fallback: Option<Move>,
     },
+}
+
+/// The answer to `tbprobe`.
+#[derive(Clone, Debug)]
+pub struct TbProbe {
+    pub value: Option<Value>,
+    pub moves: Vec<(Move, Option<Value>)>,
 }
 
 /// What `perft` delivers when it ends.
@@ -227,6 +245,8 @@ pub struct Engine {
     shared: Arc<Shared>,
     search: Mutex<Option<JoinHandle<()>>>,
     searching: Arc<AtomicBool>,
+    /// The databases of `TablebasePath`, when they fit the rules.
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 impl Default for Engine {
@@ -251,6 +271,7 @@ impl Engine {
             shared: Arc::new(Shared::new(tt)),
             search: Mutex::new(None),
             searching: Arc::new(AtomicBool::new(false)),
+            tablebases: None,
         }
     }
 
@@ -299,10 +320,10 @@ impl Engine {
         };
         let value = id.kind().parse(raw).map_err(bad)?;
         // The kind checked the range, so the narrowing casts are exact.
-        let (int, flag) = match value {
-            OptionValue::Int(v) => (v, false),
-            OptionValue::Bool(b) => (0, b),
-            OptionValue::Choice(_) | OptionValue::Press => (0, false),
+        let (int, flag) = match &value {
+            OptionValue::Int(v) => (*v, false),
+            OptionValue::Bool(b) => (0, *b),
+            OptionValue::Choice(_) | OptionValue::Press | OptionValue::Text(_) => (0, false),
         };
         let mut rules = self.rules;
         match id {
@@ -318,6 +339,17 @@ impl Engine {
             EngineOption::Ponder => self.settings.ponder = flag,
             EngineOption::SkillLevel => self.settings.skill = int as u8,
             EngineOption::ShowCurrMove => self.settings.show_currmove = flag,
+            EngineOption::TablebasePath => {
+                if let OptionValue::Text(path) = &value {
+                    self.settings.tablebase_path = path.clone();
+                }
+                // The path is kept even when some files are unusable:
+                // the others are used, and the error names the rest.
+                let problems = self.open_tablebases(&rules);
+                if !problems.is_empty() {
+                    return Err(EngineError::Tablebases(problems.join("; ")));
+                }
+            }
             EngineOption::Variant => {
                 let v: Variant = value.to_string().parse().map_err(|_| {
                     bad(options::BadValue {
@@ -333,8 +365,76 @@ impl Engine {
         if rules != self.rules {
             self.rules = rules;
             self.game = Game::new(rules);
+            // Databases are only used under the rules they were built for.
+            let _ = self.open_tablebases(&rules);
         }
         Ok(())
+    }
+
+    /// Points the engine at `TablebasePath` under `rules`; the problems
+    /// found (no directory, files for other rules, damaged files).
+    fn open_tablebases(&mut self, rules: &Rules) -> Vec<String> {
+        self.tablebases = None;
+        let path = self.settings.tablebase_path.trim();
+        if path.is_empty() {
+            return Vec::new();
+        }
+        let tb_rules = match TbRules::from_rules(rules) {
+            Ok(r) => r,
+            Err(e) => return vec![e.to_string()],
+        };
+        let tb = Tablebases::new(std::path::Path::new(path), tb_rules);
+        let (usable, problems) = tb.open_all();
+        if usable > 0 {
+            self.tablebases = Some(Arc::new(tb));
+        }
+        problems
+    }
+
+    /// The database value of the current position and, best first, of
+    /// each legal move (for the side to move: a move into a loss at d for
+    /// the opponent wins at d + 1). `None` where the databases have no
+    /// value (not the moving phase, or no file).
+    pub fn tb_probe(&self) -> Result<TbProbe, EngineError> {
+        let tb = self.tablebases.as_deref().ok_or_else(|| {
+            EngineError::Tablebases("no databases in use (setoption name TablebasePath)".into())
+        })?;
+        let pos = self.game.position();
+        let mut moves: Vec<(Move, Option<Value>)> = self
+            .legal_moves()
+            .into_iter()
+            .map(|m| {
+                let child = pos.play_unchecked(&self.rules, m);
+                let them = child.side_to_move();
+                let v = if child.material(them) < Rules::MIN_PIECES as u32 {
+                    Some(Value::Win(1))
+                } else {
+                    tb.probe(&child).map(|v| match v {
+                        Value::Win(d) => Value::Loss(d.saturating_add(1)),
+                        Value::Loss(d) => Value::Win(d.saturating_add(1)),
+                        Value::Draw => Value::Draw,
+                    })
+                };
+                (m, v)
+            })
+            .collect();
+        // Best first: short wins, draws, long losses, then the unknown.
+        let rank = |v: &Option<Value>| match *v {
+            Some(Value::Win(d)) => d as i32 - 1000,
+            Some(Value::Draw) => 0,
+            Some(Value::Loss(d)) => 1000 - d as i32,
+            None => 2000,
+        };
+        moves.sort_by_key(|(_, v)| rank(v));
+        Ok(TbProbe {
+            value: tb.probe(pos),
+            moves,
+        })
+    }
+
+    /// The databases in use, if any.
+    pub fn tablebases(&self) -> Option<&Tablebases> {
+        self.tablebases.as_deref()
     }
 
     /// An option's current value (`Press` for a button).
@@ -350,6 +450,7 @@ impl Engine {
             EngineOption::Ponder => OptionValue::Bool(s.ponder),
             EngineOption::SkillLevel => int(s.skill.into()),
             EngineOption::ShowCurrMove => OptionValue::Bool(s.show_currmove),
+            EngineOption::TablebasePath => OptionValue::Text(s.tablebase_path.clone()),
             EngineOption::Variant => OptionValue::Choice(s.variant.name()),
             EngineOption::Rule(r) => r.get(&self.rules),
         }
@@ -498,6 +599,7 @@ impl Engine {
             threads: self.settings.threads,
             currmove: self.settings.show_currmove,
             seed: None,
+            tablebases: self.tablebases.clone(),
         })
     }
 
@@ -599,6 +701,7 @@ mod tests {
             OptionKind::Check { .. } => vec![OptionValue::Bool(true), OptionValue::Bool(false)],
             OptionKind::Combo { vars, .. } => vars.iter().map(|v| OptionValue::Choice(v)).collect(),
             OptionKind::Button => vec![OptionValue::Press],
+            OptionKind::Text { .. } => vec![OptionValue::Text(String::new())],
         }
     }
 

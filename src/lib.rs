@@ -14,4 +14,5 @@ pub mod engine;
 pub mod gbgp;
 pub mod protocol;
 pub mod search;
+pub mod tb;
 pub mod tools;

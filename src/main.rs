@@ -42,6 +42,8 @@ enum Sub {
     },
     /// Play a match between engines (see match.md).
     Match(mulino::tools::match_runner::MatchArgs),
+    /// Build, verify and count the moving-phase endgame databases.
+    Tb(mulino::tools::tb::TbArgs),
     /// Play and analyse in the browser: serve the page and print its URL.
     Gui(mulino::tools::gui::GuiArgs),
     /// Any other protocol command, run once (`mulino go depth 8`).
@@ -82,6 +84,13 @@ fn main() -> ExitCode {
         Some(Sub::Perft { depth }) => once(&format!("perft {depth}")),
         Some(Sub::Bench { depth }) => once(&format!("bench {}", depth.unwrap_or_default())),
         Some(Sub::Protocol(words)) => once(&words.join(" ")),
+        Some(Sub::Tb(args)) => match mulino::tools::tb::run(args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("mulino tb: {e:#}");
+                ExitCode::FAILURE
+            }
+        },
         Some(Sub::Match(args)) => match mulino::tools::match_runner::run(args) {
             Ok(_) => ExitCode::SUCCESS,
             Err(e) => {

@@ -26,10 +26,14 @@ pub enum OptionKind {
         vars: &'static [&'static str],
     },
     Button,
+    /// Free text (a path); `<empty>` stands for the empty string.
+    Text {
+        default: &'static str,
+    },
 }
 
 /// A value for an option, parsed and checked against its [`OptionKind`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionValue {
     Int(i64),
     Bool(bool),
@@ -37,6 +41,8 @@ pub enum OptionValue {
     Choice(&'static str),
     /// A button press.
     Press,
+    /// A text option's value (empty for `<empty>`).
+    Text(String),
 }
 
 impl fmt::Display for OptionValue {
@@ -46,6 +52,8 @@ impl fmt::Display for OptionValue {
             OptionValue::Bool(v) => write!(f, "{v}"),
             OptionValue::Choice(v) => f.write_str(v),
             OptionValue::Press => f.write_str("(button)"),
+            OptionValue::Text(t) if t.is_empty() => f.write_str("<empty>"),
+            OptionValue::Text(t) => f.write_str(t),
         }
     }
 }
@@ -84,6 +92,8 @@ impl OptionKind {
                 .map(|v| OptionValue::Choice(v))
                 .ok_or_else(|| bad(format!("one of {}", vars.join(", ")))),
             OptionKind::Button => Ok(OptionValue::Press),
+            OptionKind::Text { .. } if raw == "<empty>" => Ok(OptionValue::Text(String::new())),
+            OptionKind::Text { .. } => Ok(OptionValue::Text(raw.to_string())),
         }
     }
 
@@ -94,6 +104,7 @@ impl OptionKind {
             OptionKind::Check { default } => OptionValue::Bool(default),
             OptionKind::Combo { default, .. } => OptionValue::Choice(default),
             OptionKind::Button => OptionValue::Press,
+            OptionKind::Text { default } => OptionValue::Text(default.to_string()),
         }
     }
 }
@@ -214,10 +225,10 @@ impl RuleOption {
     pub fn set(self, rules: &mut Rules, raw: &str) -> Result<(), BadValue> {
         let value = self.kind().parse(raw)?;
         // The kind checked the range, so the narrowing casts are exact.
-        let (int, flag) = match value {
-            OptionValue::Int(v) => (v, false),
-            OptionValue::Bool(b) => (0, b),
-            OptionValue::Choice(_) | OptionValue::Press => (0, false),
+        let (int, flag) = match &value {
+            OptionValue::Int(v) => (*v, false),
+            OptionValue::Bool(b) => (0, *b),
+            OptionValue::Choice(_) | OptionValue::Press | OptionValue::Text(_) => (0, false),
         };
         match self {
             RuleOption::Pieces => rules.pieces = int as u8,
@@ -275,7 +286,9 @@ mod tests {
                     }
                     OptionKind::Check { .. } => vec!["true".into(), "false".into()],
                     OptionKind::Combo { vars, .. } => vars.iter().map(|v| v.to_string()).collect(),
-                    OptionKind::Button => unreachable!("no rule is a button"),
+                    OptionKind::Button | OptionKind::Text { .. } => {
+                        unreachable!("no rule is a button or text")
+                    }
                 };
                 for v in values {
                     let mut rules = variant.rules();

@@ -2,7 +2,7 @@
 
 use std::str::FromStr;
 
-use crate::protocol::command::{MAX_DEPTH, MAX_TIME_MS};
+use crate::protocol::command::{MAX_DEPTH, MAX_TIME_MS, moves_after, split_setoption};
 
 /// Where `position` starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -155,38 +155,18 @@ fn parse_position<'a>(
             });
         }
     };
-    match tokens.next() {
-        None => Ok(Command::Position {
-            start,
-            moves: Vec::new(),
-        }),
-        Some(t) if t.eq_ignore_ascii_case("moves") => Ok(Command::Position {
-            start,
-            moves: tokens.map(str::to_string).collect(),
-        }),
-        Some(t) => Err(GbgpCommandError::Unexpected {
-            command: C,
-            token: t.to_string(),
-        }),
-    }
+    let moves = moves_after(tokens).map_err(|t| GbgpCommandError::Unexpected {
+        command: C,
+        token: t.to_string(),
+    })?;
+    Ok(Command::Position { start, moves })
 }
 
 fn parse_setoption(rest: &[&str]) -> Result<Command, GbgpCommandError> {
-    let missing = GbgpCommandError::Missing {
+    let (name, value) = split_setoption(rest).ok_or(GbgpCommandError::Missing {
         command: "setoption",
         expected: "`name <id> [value <x>]`",
-    };
-    if rest.first().map(|t| t.eq_ignore_ascii_case("name")) != Some(true) {
-        return Err(missing);
-    }
-    let rest = &rest[1..];
-    let (name, value) = match rest.iter().position(|t| t.eq_ignore_ascii_case("value")) {
-        Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" "))),
-        None => (rest.join(" "), None),
-    };
-    if name.is_empty() {
-        return Err(missing);
-    }
+    })?;
     Ok(Command::SetOption { name, value })
 }
 

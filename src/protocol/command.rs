@@ -33,6 +33,8 @@ pub enum Command {
     Display,
     /// List the legal moves.
     Moves,
+    /// The database value of the position and of each legal move.
+    TbProbe,
     Perft(u32),
     /// `bench [depth]`.
     Bench(Option<u32>),
@@ -225,43 +227,45 @@ fn parse_position<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Result<Comma
             });
         }
     };
+    let moves = moves_after(tokens).map_err(|t| CommandError::Unexpected {
+        command: C,
+        token: t.to_string(),
+    })?;
+    Ok(Command::Position { start, moves })
+}
+
+/// What may follow a position's start: nothing, or `moves ...`; any other
+/// token is returned as the error. (GBGP's `position` shares this.)
+pub(crate) fn moves_after<'a>(
+    mut tokens: impl Iterator<Item = &'a str>,
+) -> Result<Vec<String>, &'a str> {
     match tokens.next() {
-        None => Ok(Command::Position {
-            start,
-            moves: Vec::new(),
-        }),
-        Some(t) if t.eq_ignore_ascii_case("moves") => Ok(Command::Position {
-            start,
-            moves: tokens.map(str::to_string).collect(),
-        }),
-        Some(t) => Err(CommandError::Unexpected {
-            command: C,
-            token: t.to_string(),
-        }),
+        None => Ok(Vec::new()),
+        Some(t) if t.eq_ignore_ascii_case("moves") => Ok(tokens.map(str::to_string).collect()),
+        Some(t) => Err(t),
     }
 }
 
-fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
-    const C: &str = "setoption";
-    let expected = "`name <id> [value <x>]`";
+/// `setoption`'s arguments, `name <id> [value <x>]`: the name (every token
+/// up to `value`, joined by single spaces) and the value, or `None` when
+/// there is no name. (GBGP's `setoption` shares this.)
+pub(crate) fn split_setoption(rest: &[&str]) -> Option<(String, Option<String>)> {
     if rest.first().map(|t| t.eq_ignore_ascii_case("name")) != Some(true) {
-        return Err(CommandError::Missing {
-            command: C,
-            expected,
-        });
+        return None;
     }
     let rest = &rest[1..];
-    let value_at = rest.iter().position(|t| t.eq_ignore_ascii_case("value"));
-    let (name, value) = match value_at {
+    let (name, value) = match rest.iter().position(|t| t.eq_ignore_ascii_case("value")) {
         Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" "))),
         None => (rest.join(" "), None),
     };
-    if name.is_empty() {
-        return Err(CommandError::Missing {
-            command: C,
-            expected,
-        });
-    }
+    (!name.is_empty()).then_some((name, value))
+}
+
+fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
+    let (name, value) = split_setoption(rest).ok_or(CommandError::Missing {
+        command: "setoption",
+        expected: "`name <id> [value <x>]`",
+    })?;
     Ok(Command::SetOption { name, value })
 }
 
@@ -298,6 +302,7 @@ impl FromStr for Command {
             "help" => no_more("help", tokens, Command::Help),
             "d" => no_more("d", tokens, Command::Display),
             "moves" => no_more("moves", tokens, Command::Moves),
+            "tbprobe" => no_more("tbprobe", tokens, Command::TbProbe),
             "setoption" => parse_setoption(&all[1..]),
             "position" => parse_position(tokens),
             "go" => parse_go(tokens).map(Command::Go),

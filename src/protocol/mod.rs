@@ -37,6 +37,7 @@ mulino speaks a UCI-style protocol; protocol.md describes every command.
      [nodes N] [mate N] [infinite] [ponder] [searchmoves <m> ...]
   stop | ponderhit                      end the search, or the pondering
   d | moves                             show the board, list legal moves
+  tbprobe                               database values (TablebasePath)
   perft N | bench [N]                   count the move tree, speed test
 Moves: `d6` places, `d6-d5` moves, `xb4` after either removes (`d6-d5xb4`).";
 
@@ -190,9 +191,16 @@ impl Session {
                 Ok(())
             }
             Command::Display => {
-                out.line(&output::display(self.engine.game()));
+                let tb = self.engine.tb_probe().ok().map(|r| r.value);
+                out.line(&output::display(self.engine.game(), tb));
                 Ok(())
             }
+            Command::TbProbe => self.engine.tb_probe().map(|r| {
+                out.line(&format!("tbprobe value {}", output::tb_value(r.value)));
+                for (m, v) in r.moves {
+                    out.line(&format!("tbprobe move {m} {}", output::tb_value(v)));
+                }
+            }),
             Command::Moves => {
                 let moves: Vec<String> = self
                     .engine

@@ -6,6 +6,7 @@ use crate::core::OptionKind;
 use crate::core::{Color, Game, Point};
 use crate::engine::{EngineOption, PerftReport};
 use crate::search::{Bound, Info, Score};
+use crate::tb::Value;
 
 pub fn option_line(option: EngineOption) -> String {
     let mut s = format!("option name {} type ", option.name());
@@ -23,6 +24,14 @@ pub fn option_line(option: EngineOption) -> String {
             }
         }
         OptionKind::Button => s.push_str("button"),
+        OptionKind::Text { default } => {
+            let default = if default.is_empty() {
+                "<empty>"
+            } else {
+                default
+            };
+            let _ = write!(s, "string default {default}");
+        }
     }
     s
 }
@@ -37,8 +46,12 @@ pub fn info_line(info: &Info) -> String {
         Some(Bound::Upper) => " upperbound",
         _ => "",
     };
+    let tbhits = info
+        .tbhits
+        .map(|n| format!(" tbhits {n}"))
+        .unwrap_or_default();
     let mut s = format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {} time {} pv",
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {} hashfull {}{tbhits} time {} pv",
         info.depth, info.seldepth, info.multipv, info.nodes, info.nps, info.hashfull, info.time_ms
     );
     for m in &info.pv {
@@ -88,7 +101,20 @@ pub fn board_drawing(game: &Game) -> String {
 }
 
 /// The `d` command's full answer.
-pub fn display(game: &Game) -> String {
+/// A database value for `tbprobe` and `d`: `win 25`, `loss 24`, `draw`,
+/// or `unknown` (no file, or not a moving-phase position).
+pub fn tb_value(v: Option<Value>) -> String {
+    match v {
+        Some(Value::Win(d)) => format!("win {d}"),
+        Some(Value::Loss(d)) => format!("loss {d}"),
+        Some(Value::Draw) => "draw".to_string(),
+        None => "unknown".to_string(),
+    }
+}
+
+/// The board and the position's facts; `tb` is the database value when
+/// databases are in use.
+pub fn display(game: &Game, tb: Option<Option<Value>>) -> String {
     let pos = game.position();
     let rules = game.rules();
     let mut s = board_drawing(game);
@@ -124,6 +150,13 @@ pub fn display(game: &Game) -> String {
         .outcome()
         .map_or_else(|| "in play".to_string(), |o| o.describe());
     let _ = writeln!(s, "Status: {status}");
+    if let Some(v) = tb {
+        let _ = writeln!(
+            s,
+            "Tablebase: {} (plies to the end of the game)",
+            tb_value(v)
+        );
+    }
     let legal = if game.outcome().is_some() {
         0
     } else {

@@ -13,12 +13,15 @@ pub mod time;
 pub mod tt;
 mod worker;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use rand::Rng;
 
-use crate::core::{Game, Move, MoveList, Rules};
+use crate::core::{Game, Move, MoveList, Position, Rules};
+use crate::tb::Value;
+use crate::tb::probe::Tablebases;
 use picker::BufferPool;
 pub use time::{Budget, Clock};
 pub use tt::{Bound, Tt};
@@ -73,6 +76,8 @@ pub struct Limits {
     pub currmove: bool,
     /// Seed for the skill level's random choice (none: from entropy).
     pub seed: Option<u64>,
+    /// Endgame databases to probe (for these rules), if any.
+    pub tablebases: Option<Arc<Tablebases>>,
 }
 
 /// One completed iteration of one PV line.
@@ -86,6 +91,8 @@ pub struct Info {
     pub nodes: u64,
     pub nps: u64,
     pub hashfull: u32,
+    /// Database probes that answered, when databases are in use.
+    pub tbhits: Option<u64>,
     pub time_ms: u64,
     pub pv: Vec<Move>,
 }
@@ -119,6 +126,8 @@ pub struct Shared {
     /// offset, whatever the memory ordering.
     clock_start_us: AtomicU64,
     pub nodes: AtomicU64,
+    /// Database probes that answered in this search.
+    pub tbhits: AtomicU64,
 }
 
 /// The value of `clock_start_us` while pondering: the clock has not started.
@@ -131,6 +140,7 @@ impl Shared {
             stop: AtomicBool::new(false),
             clock_start_us: AtomicU64::new(0),
             nodes: AtomicU64::new(0),
+            tbhits: AtomicU64::new(0),
         }
     }
 
@@ -196,7 +206,14 @@ pub fn run(
         root_moves.retain(|m| limits.searchmoves.contains(m));
     }
     shared.nodes.store(0, Relaxed);
+    shared.tbhits.store(0, Relaxed);
     shared.tt.new_search();
+    // With the root in the databases, only moves that keep its value.
+    if let Some(tb) = limits.tablebases.as_deref() {
+        if let Some(keep) = value_keeping_moves(tb, &rules, &root, &root_moves) {
+            root_moves = keep;
+        }
+    }
     if root_moves.is_empty() {
         return SearchResult {
             best: None,
@@ -280,4 +297,54 @@ fn pick_weaker(result: &SearchResult, limits: &Limits) -> Option<Move> {
         .get(rng.gen_range(0..candidates.len().max(1)))
         .copied()
         .or(result.best)
+}
+
+/// The score of a database value `ply` plies from the root, if the N-move
+/// rules let it stand: a win or loss counts only when it ends (to the game's
+/// end, through every removal) before the shortest N-move limit can strike
+/// from the current counter; a draw always stands (the N-move rules only
+/// add draws). A database win scores as a win in that many plies.
+pub fn tb_score(tb: &Tablebases, rules: &Rules, pos: &Position, ply: usize) -> Option<i32> {
+    let value = tb.probe(pos)?;
+    let limit = [rules.n_move_rule, rules.endgame_n_move_rule]
+        .into_iter()
+        .filter(|&n| n > 0)
+        .min();
+    let in_time = |d: u8| limit.is_none_or(|n| (pos.rule50() as u32 + d as u32) < n as u32);
+    match value {
+        Value::Draw => Some(0),
+        Value::Win(d) if in_time(d) => Some(MATE - ply as i32 - d as i32),
+        Value::Loss(d) if in_time(d) => Some(-MATE + ply as i32 + d as i32),
+        _ => None,
+    }
+}
+
+/// The root moves that keep the root's database value (the fastest win,
+/// the slowest loss, any draw), or `None` when the root has no value that
+/// stands (then the search chooses among all moves).
+pub fn value_keeping_moves(
+    tb: &Tablebases,
+    rules: &Rules,
+    root: &Position,
+    moves: &[Move],
+) -> Option<Vec<Move>> {
+    tb_score(tb, rules, root, 0)?;
+    let scored: Vec<(Move, i32)> = moves
+        .iter()
+        .filter_map(|&m| {
+            let child = root.play_unchecked(rules, m);
+            let them = child.side_to_move();
+            if child.material(them) < Rules::MIN_PIECES as u32 {
+                return Some((m, MATE - 1));
+            }
+            tb_score(tb, rules, &child, 1).map(|s| (m, -s))
+        })
+        .collect();
+    let best = scored.iter().map(|&(_, s)| s).max()?;
+    let keep: Vec<Move> = scored
+        .into_iter()
+        .filter(|&(_, s)| s == best)
+        .map(|(m, _)| m)
+        .collect();
+    (!keep.is_empty()).then_some(keep)
 }

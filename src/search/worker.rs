@@ -378,6 +378,11 @@ impl<'a> Worker<'a> {
             nodes,
             nps: nodes * 1000 / ms.max(1),
             hashfull: self.shared.tt.hashfull(),
+            tbhits: self
+                .limits
+                .tablebases
+                .as_ref()
+                .map(|_| self.shared.tbhits.load(Relaxed)),
             time_ms: ms,
             pv: self.pv[0][..self.pv_len[0]]
                 .iter()
@@ -489,6 +494,13 @@ impl<'a> Worker<'a> {
         }
         if ply >= MAX_PLY - 1 {
             return evaluate(pos, &self.rules);
+        }
+        // A position in the databases has its value, beyond any evaluation.
+        if let Some(tb) = self.limits.tablebases.as_deref() {
+            if let Some(score) = super::tb_score(tb, &self.rules, pos, ply) {
+                self.shared.tbhits.fetch_add(1, Relaxed);
+                return score;
+            }
         }
         // Mate distance pruning.
         alpha = alpha.max(-MATE + ply as i32);

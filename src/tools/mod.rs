@@ -1,5 +1,7 @@
 //! Command-line tools built on the engine API, each behind a clap
-//! subcommand: the match runner and the browser GUI.
+//! subcommand: the match runner, the database builder and the browser
+//! GUI.
 
 pub mod gui;
 pub mod match_runner;
+pub mod tb;

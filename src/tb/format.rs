@@ -1,0 +1,415 @@
+//! The database file format, version 1, one file per subspace
+//! (`mulino-W-B.tb`), and the values it stores.
+//!
+//! A 128-byte header, then one byte per slot of the subspace's index (see
+//! `index.rs`), little-endian throughout:
+//!
+//! ```text
+//!   0  8  magic "MULINOTB"
+//!   8  4  format version (1)
+//!  12  1  own pieces W (side to move)      13  1  opponent pieces B
+//!  14  1  flying (0/1)                     15  1  fly at (pieces)
+//!  16  1  diagonal lines (0/1)             17  1  mill pieces always removable (0/1)
+//!  18  6  zero
+//!  24  8  slots
+//!  32  8  wins      40  8  losses      48  8  draws   (per symmetry class)
+//!  56  1  longest win                     57  1  longest loss
+//!  58  6  zero
+//!  64  8  FNV-1a 64 of the slot bytes
+//!  72 56  zero
+//! ```
+//!
+//! A slot byte is `0` for a draw (or a slot that holds no class), else
+//! `distance + 1`: the side to move wins when the distance is odd and loses
+//! when it is even. The distance counts plies to the end of the game with
+//! best play (the winner hurries, the loser delays), through removals into
+//! smaller subspaces; a side with no legal move has lost at distance 0,
+//! and a removal that leaves two pieces wins at distance 1. The game ends
+//! right after a move of the winner, so wins are odd and losses even; the
+//! builder still checks it and refuses to write a value that breaks it.
+//!
+//! This is the measure of the published per-subspace table (the longest
+//! distance is 204 plies); its README calls it the distance "to
+//! conversion", but its numbers count through removals to the end of the
+//! game, which is what reproduces them exactly (3-4: longest win 33 plies,
+//! where stopping at the removal gives 11).
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use crate::core::Rules;
+
+pub const MAGIC: &[u8; 8] = b"MULINOTB";
+pub const VERSION: u32 = 1;
+pub const HEADER_LEN: usize = 128;
+
+/// The game-theoretic value of a position for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Win(u8),
+    Loss(u8),
+    Draw,
+}
+
+impl Value {
+    /// The slot byte.
+    #[inline]
+    pub fn encode(self) -> u8 {
+        match self {
+            Value::Draw => 0,
+            Value::Win(d) | Value::Loss(d) => d + 1,
+        }
+    }
+
+    /// The value of a slot byte.
+    #[inline]
+    pub fn decode(byte: u8) -> Value {
+        match byte {
+            0 => Value::Draw,
+            b if (b - 1) % 2 == 1 => Value::Win(b - 1),
+            b => Value::Loss(b - 1),
+        }
+    }
+
+    /// Whether the encoding can hold it (wins odd, losses even, <= 254).
+    pub fn representable(self) -> bool {
+        match self {
+            Value::Draw => true,
+            Value::Win(d) => d % 2 == 1 && d < 255,
+            Value::Loss(d) => d % 2 == 0 && d < 255,
+        }
+    }
+}
+
+/// The rules that decide moving-phase values: a table is only read under
+/// the rules it was built for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TbRules {
+    pub flying: bool,
+    pub fly_at: u8,
+    pub diagonals: bool,
+    pub remove_from_mills_always: bool,
+}
+
+impl TbRules {
+    /// The moving-phase rules of `rules`, if the databases support them.
+    pub fn from_rules(rules: &Rules) -> Result<TbRules, TbError> {
+        if rules.one_time_mills {
+            return Err(TbRules::unsupported(
+                "one-time mills need the record of formed mills",
+            ));
+        }
+        if rules.remove_multiple {
+            return Err(TbRules::unsupported("several removals per move"));
+        }
+        Ok(TbRules {
+            flying: rules.flying,
+            fly_at: rules.fly_at,
+            diagonals: rules.diagonals,
+            remove_from_mills_always: rules.remove_from_mills_always,
+        })
+    }
+
+    fn unsupported(what: &str) -> TbError {
+        TbError::UnsupportedRules(what.to_string())
+    }
+
+    /// A rule set with these moving-phase rules (the others as in Nine).
+    pub fn rules(self) -> Rules {
+        Rules {
+            flying: self.flying,
+            fly_at: self.fly_at,
+            diagonals: self.diagonals,
+            remove_from_mills_always: self.remove_from_mills_always,
+            ..Rules::default()
+        }
+    }
+
+    pub fn describe(self) -> String {
+        format!(
+            "flying {}, fly at {}, diagonals {}, mill pieces {}",
+            if self.flying { "on" } else { "off" },
+            self.fly_at,
+            if self.diagonals { "on" } else { "off" },
+            if self.remove_from_mills_always {
+                "always removable"
+            } else {
+                "protected"
+            }
+        )
+    }
+}
+
+/// Everything that can go wrong with the databases.
+#[derive(Debug, thiserror::Error)]
+pub enum TbError {
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: io::Error },
+    #[error("{0}: not a mulino database (bad magic)")]
+    BadMagic(PathBuf),
+    #[error("{path}: format version {found}, this build reads version {VERSION}")]
+    BadVersion { path: PathBuf, found: u32 },
+    #[error("{path}: built for rules ({found}), the engine plays ({wanted})")]
+    WrongRules {
+        path: PathBuf,
+        found: String,
+        wanted: String,
+    },
+    #[error("{path}: header says subspace {found}, the file name {wanted}")]
+    WrongSubspace {
+        path: PathBuf,
+        found: String,
+        wanted: String,
+    },
+    #[error("{path}: {found} bytes, expected {expected} (truncated or corrupt)")]
+    BadLength {
+        path: PathBuf,
+        found: u64,
+        expected: u64,
+    },
+    #[error("{path}: checksum mismatch (corrupt)")]
+    BadChecksum { path: PathBuf },
+    #[error("these rules have no databases: {0}")]
+    UnsupportedRules(String),
+    #[error("subspace `{0}` is not W-B with 3 <= W, B <= 9")]
+    BadSubspace(String),
+    /// A table that could not be opened (the reason, as text).
+    #[error("{0}")]
+    Unusable(String),
+    #[error("{0} is missing (build it first)")]
+    Missing(PathBuf),
+    #[error(
+        "building {subspace} needs about {need_gib:.1} GiB, more than --memory {limit_gib:.1} GiB"
+    )]
+    Memory {
+        subspace: String,
+        need_gib: f64,
+        limit_gib: f64,
+    },
+    #[error("{subspace}: the value of {fen} ({value:?}) does not fit the format")]
+    Unrepresentable {
+        subspace: String,
+        fen: String,
+        value: Value,
+    },
+}
+
+/// The file name of subspace `own-opp`.
+pub fn file_name(own: u8, opp: u8) -> String {
+    format!("mulino-{own}-{opp}.tb")
+}
+
+/// The header fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub own: u8,
+    pub opp: u8,
+    pub rules: TbRules,
+    pub slots: u64,
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+    pub max_win: u8,
+    pub max_loss: u8,
+    pub checksum: u64,
+}
+
+impl Header {
+    pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
+        let mut h = [0u8; HEADER_LEN];
+        h[0..8].copy_from_slice(MAGIC);
+        h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        h[12] = self.own;
+        h[13] = self.opp;
+        h[14] = self.rules.flying as u8;
+        h[15] = self.rules.fly_at;
+        h[16] = self.rules.diagonals as u8;
+        h[17] = self.rules.remove_from_mills_always as u8;
+        h[24..32].copy_from_slice(&self.slots.to_le_bytes());
+        h[32..40].copy_from_slice(&self.wins.to_le_bytes());
+        h[40..48].copy_from_slice(&self.losses.to_le_bytes());
+        h[48..56].copy_from_slice(&self.draws.to_le_bytes());
+        h[56] = self.max_win;
+        h[57] = self.max_loss;
+        h[64..72].copy_from_slice(&self.checksum.to_le_bytes());
+        h
+    }
+
+    pub fn parse(path: &Path, h: &[u8]) -> Result<Header, TbError> {
+        if h.len() < HEADER_LEN || &h[0..8] != MAGIC {
+            return Err(TbError::BadMagic(path.to_path_buf()));
+        }
+        let u64_at = |i: usize| u64::from_le_bytes(h[i..i + 8].try_into().expect("8 bytes"));
+        let version = u32::from_le_bytes(h[8..12].try_into().expect("4 bytes"));
+        if version != VERSION {
+            return Err(TbError::BadVersion {
+                path: path.to_path_buf(),
+                found: version,
+            });
+        }
+        Ok(Header {
+            own: h[12],
+            opp: h[13],
+            rules: TbRules {
+                flying: h[14] != 0,
+                fly_at: h[15],
+                diagonals: h[16] != 0,
+                remove_from_mills_always: h[17] != 0,
+            },
+            slots: u64_at(24),
+            wins: u64_at(32),
+            losses: u64_at(40),
+            draws: u64_at(48),
+            max_win: h[56],
+            max_loss: h[57],
+            checksum: u64_at(64),
+        })
+    }
+}
+
+/// FNV-1a, 64 bits, of `data` (eight lanes, so that it runs near memory
+/// speed; the lanes are then folded in order).
+pub fn checksum(data: &[u8]) -> u64 {
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    const BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut lanes = [BASIS; 8];
+    let mut chunks = data.chunks_exact(8);
+    for c in &mut chunks {
+        for (lane, &byte) in lanes.iter_mut().zip(c) {
+            *lane = (*lane ^ byte as u64).wrapping_mul(PRIME);
+        }
+    }
+    let mut h = BASIS;
+    for lane in lanes {
+        h = (h ^ lane).wrapping_mul(PRIME);
+    }
+    for &byte in chunks.remainder() {
+        h = (h ^ byte as u64).wrapping_mul(PRIME);
+    }
+    h
+}
+
+fn io_err(path: &Path) -> impl FnOnce(io::Error) -> TbError + '_ {
+    move |source| TbError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Writes a finished table: to `path.tmp` first, synced, then renamed, so
+/// that a file under the final name is always complete.
+pub fn write_table(path: &Path, header: &Header, slots: &[u8]) -> Result<(), TbError> {
+    let tmp = path.with_extension("tb.tmp");
+    let mut f = File::create(&tmp).map_err(io_err(&tmp))?;
+    f.write_all(&header.to_bytes()).map_err(io_err(&tmp))?;
+    f.write_all(slots).map_err(io_err(&tmp))?;
+    f.sync_all().map_err(io_err(&tmp))?;
+    drop(f);
+    std::fs::rename(&tmp, path).map_err(io_err(path))
+}
+
+/// A table opened read-only and memory-mapped.
+pub struct MappedTable {
+    pub header: Header,
+    pub path: PathBuf,
+    map: memmap2::Mmap,
+}
+
+impl MappedTable {
+    /// Opens `dir/mulino-own-opp.tb` and checks its header against the
+    /// rules and its length (not its checksum: see `verify_checksum`).
+    pub fn open(dir: &Path, own: u8, opp: u8, rules: TbRules) -> Result<MappedTable, TbError> {
+        let path = dir.join(file_name(own, opp));
+        if !path.exists() {
+            return Err(TbError::Missing(path));
+        }
+        let f = File::open(&path).map_err(io_err(&path))?;
+        // SAFETY: the file is only read; a file changed under a running
+        // engine would give wrong values but no memory unsafety beyond
+        // what mmap of a read-only file always carries, and finished
+        // tables are never rewritten (builds write a new file and rename).
+        let map = unsafe { memmap2::Mmap::map(&f) }.map_err(io_err(&path))?;
+        let header = Header::parse(&path, &map)?;
+        if header.rules != rules {
+            return Err(TbError::WrongRules {
+                path,
+                found: header.rules.describe(),
+                wanted: rules.describe(),
+            });
+        }
+        if (header.own, header.opp) != (own, opp) {
+            return Err(TbError::WrongSubspace {
+                path,
+                found: format!("{}-{}", header.own, header.opp),
+                wanted: format!("{own}-{opp}"),
+            });
+        }
+        // The length the index needs, not the header's word for it: a
+        // probe must never read past the end.
+        let slots = super::index::Subspace::new(own, opp).map_or(0, |s| s.len());
+        let expected = HEADER_LEN as u64 + slots;
+        if map.len() as u64 != expected || header.slots != slots {
+            return Err(TbError::BadLength {
+                path,
+                found: map.len() as u64,
+                expected,
+            });
+        }
+        Ok(MappedTable { header, path, map })
+    }
+
+    /// The slot bytes.
+    #[inline]
+    pub fn slots(&self) -> &[u8] {
+        &self.map[HEADER_LEN..]
+    }
+
+    /// Checks the stored checksum against the slot bytes.
+    pub fn verify_checksum(&self) -> Result<(), TbError> {
+        if checksum(self.slots()) != self.header.checksum {
+            return Err(TbError::BadChecksum {
+                path: self.path.clone(),
+            });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_round_trip_through_a_byte() {
+        for d in 0..=254u8 {
+            let v = if d % 2 == 1 {
+                Value::Win(d)
+            } else {
+                Value::Loss(d)
+            };
+            assert!(v.representable());
+            assert_eq!(Value::decode(v.encode()), v);
+        }
+        assert_eq!(Value::decode(Value::Draw.encode()), Value::Draw);
+        assert!(!Value::Win(2).representable());
+        assert!(!Value::Loss(1).representable());
+    }
+
+    #[test]
+    fn header_round_trips() {
+        let h = Header {
+            own: 4,
+            opp: 3,
+            rules: TbRules::from_rules(&Rules::default()).unwrap(),
+            slots: 12345,
+            wins: 1,
+            losses: 2,
+            draws: 3,
+            max_win: 5,
+            max_loss: 8,
+            checksum: 0xdead_beef,
+        };
+        assert_eq!(Header::parse(Path::new("x"), &h.to_bytes()).unwrap(), h);
+    }
+}

@@ -1,0 +1,20 @@
+//! Endgame databases of the moving phase (both hands empty): perfect
+//! values and distances for every position with 3 to 9 pieces a side.
+//!
+//! - `symmetry`: the 16 board symmetries.
+//! - `index`: dense slots per symmetry class.
+//! - `format`: the file format and the values.
+//! - `build`: retrograde analysis, pair by pair.
+//! - `verify`: every value recomputed from the rules core's moves.
+//! - `probe`: the value of a position, from memory-mapped files.
+//!
+//! Depends on `core` only.
+
+pub mod build;
+pub mod format;
+pub mod index;
+pub mod probe;
+pub mod symmetry;
+pub mod verify;
+
+pub use format::{TbError, TbRules, Value};

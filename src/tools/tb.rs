@@ -1,0 +1,297 @@
+//! `mulino tb`: build, verify and count the moving-phase databases (the
+//! work is in `crate::tb`; this is the command line, progress bars and
+//! summaries).
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::core::Variant;
+use crate::tb::build::{self, Event, Options};
+use crate::tb::index::{MAX_PIECES, MIN_PIECES};
+use crate::tb::probe::Tablebases;
+use crate::tb::{TbRules, verify};
+
+#[derive(Args, Debug)]
+pub struct TbArgs {
+    #[command(subcommand)]
+    pub command: TbCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TbCommand {
+    /// Build databases bottom-up (finished files are kept, never rebuilt).
+    Build(BuildArgs),
+    /// Recompute every stored value from its successors.
+    Verify(CommonArgs),
+    /// Wins, losses, draws per symmetry class and longest distances.
+    Stats(StatsArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct CommonArgs {
+    /// The directory of the database files.
+    #[arg(long, default_value = "tb")]
+    pub dir: PathBuf,
+    /// The rules (a variant name); their moving-phase rules must be
+    /// supported and match the files.
+    #[arg(long, default_value = "nine")]
+    pub variant: String,
+    /// Worker threads.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Only these subspaces (`W-B,...`); default: every file in the directory.
+    #[arg(long, value_delimiter = ',')]
+    pub subspaces: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct BuildArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Every subspace with at most N pieces a side (3..=9).
+    #[arg(long, conflicts_with = "subspaces")]
+    pub pieces: Option<u8>,
+    /// The most memory a subspace pair may use, GiB.
+    #[arg(long, default_value_t = 16.0)]
+    pub memory: f64,
+}
+
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Compare with a table in the columns of published.tsv; exit non-zero
+    /// on any difference.
+    #[arg(long, value_name = "TSV")]
+    pub compare: Option<PathBuf>,
+}
+
+pub fn run(args: TbArgs) -> Result<()> {
+    match args.command {
+        TbCommand::Build(a) => run_build(a),
+        TbCommand::Verify(a) => run_verify(a),
+        TbCommand::Stats(a) => run_stats(a),
+    }
+}
+
+fn tb_rules(variant: &str) -> Result<TbRules> {
+    let v: Variant = variant
+        .parse()
+        .map_err(|()| anyhow::anyhow!("unknown variant `{variant}`"))?;
+    Ok(TbRules::from_rules(&v.rules())?)
+}
+
+fn parse_subspace(s: &str) -> Result<(u8, u8)> {
+    let bad = || anyhow::anyhow!("subspace `{s}` is not W-B with 3 <= W, B <= 9");
+    let (a, b) = s.trim().split_once('-').ok_or_else(bad)?;
+    let (a, b): (u8, u8) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+    let range = MIN_PIECES..=MAX_PIECES;
+    if !range.contains(&a) || !range.contains(&b) {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+fn all_subspaces(max: u8) -> Vec<(u8, u8)> {
+    let mut v = Vec::new();
+    for a in MIN_PIECES..=max {
+        for b in MIN_PIECES..=max {
+            v.push((a, b));
+        }
+    }
+    v
+}
+
+/// The subspaces with files in `dir`, smallest first.
+fn existing(dir: &Path) -> Vec<(u8, u8)> {
+    let mut v: Vec<(u8, u8)> = all_subspaces(MAX_PIECES)
+        .into_iter()
+        .filter(|&(a, b)| dir.join(crate::tb::format::file_name(a, b)).exists())
+        .collect();
+    v.sort_by_key(|&(a, b)| (a + b, a.max(b), a, b));
+    v
+}
+
+fn selected(common: &CommonArgs) -> Result<Vec<(u8, u8)>> {
+    if common.subspaces.is_empty() {
+        return Ok(existing(&common.dir));
+    }
+    common.subspaces.iter().map(|s| parse_subspace(s)).collect()
+}
+
+/// A progress bar on stderr (hidden when stderr is not a terminal).
+fn bar() -> ProgressBar {
+    let pb = ProgressBar::new(0);
+    pb.set_style(style(true));
+    pb
+}
+
+/// A bar with positions done, rate and ETA, or (when the total is not
+/// known in advance) a counter with the rate and the time so far.
+fn style(with_total: bool) -> ProgressStyle {
+    let template = if with_total {
+        "{prefix:>6} {msg:<14} [{bar:30}] {human_pos}/{human_len} {rate} ETA {eta}"
+    } else {
+        "{prefix:>6} {msg:<14} {spinner} {human_pos} positions resolved, {rate}, {elapsed}"
+    };
+    ProgressStyle::with_template(template)
+        .expect("valid template")
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0}/s", state.per_sec());
+            },
+        )
+        .progress_chars("=> ")
+}
+
+fn on_event(pb: &ProgressBar) -> impl Fn(Event) + Sync + '_ {
+    move |e| match e {
+        Event::Phase { label, total } => {
+            pb.set_style(style(total > 0));
+            pb.set_message(label.to_string());
+            pb.set_length(total);
+            pb.set_position(0);
+            pb.reset_eta();
+        }
+        Event::Level(k) => pb.set_message(format!("retrograde {k}")),
+        Event::Advance(n) => pb.inc(n),
+    }
+}
+
+fn run_build(a: BuildArgs) -> Result<()> {
+    let rules = tb_rules(&a.common.variant)?;
+    let targets = match a.pieces {
+        Some(n) if (MIN_PIECES..=MAX_PIECES).contains(&n) => all_subspaces(n),
+        Some(n) => bail!("--pieces {n}: must be 3..=9"),
+        None if a.common.subspaces.is_empty() => bail!("say --pieces N or --subspaces W-B,..."),
+        None => selected(&a.common)?,
+    };
+    let opts = Options {
+        dir: a.common.dir.clone(),
+        threads: a.common.threads.max(1),
+        memory: (a.memory * (1u64 << 30) as f64) as u64,
+    };
+    std::fs::create_dir_all(&opts.dir)
+        .with_context(|| format!("creating {}", opts.dir.display()))?;
+    let started = Instant::now();
+    println!(
+        "subspace\tslots\tclasses\tseconds\tpositions/s\tpeak_MiB\twins\tlosses\tdraws\tmax_win\tmax_loss"
+    );
+    for (x, y) in build::plan(&targets) {
+        if build::pair_done(&opts.dir, rules, x, y) {
+            continue;
+        }
+        let pb = bar();
+        pb.set_prefix(format!("{x}-{y}"));
+        let reports = build::build_pair(rules, x, y, &opts, &on_event(&pb))?;
+        pb.finish_and_clear();
+        let slots: u64 = reports.iter().map(|r| r.slots).sum();
+        for r in &reports {
+            let h = &r.header;
+            let classes = h.wins + h.losses + h.draws;
+            println!(
+                "{}-{}\t{}\t{}\t{:.2}\t{:.0}\t{}\t{}\t{}\t{}\t{}\t{}",
+                r.own,
+                r.opp,
+                r.slots,
+                classes,
+                r.seconds,
+                slots as f64 / r.seconds.max(1e-9),
+                r.peak_bytes >> 20,
+                h.wins,
+                h.losses,
+                h.draws,
+                h.max_win,
+                h.max_loss
+            );
+        }
+    }
+    eprintln!("built in {:.1} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+fn run_verify(a: CommonArgs) -> Result<()> {
+    let rules = tb_rules(&a.variant)?;
+    let tbs = Tablebases::new(&a.dir, rules);
+    let list = selected(&a)?;
+    if list.is_empty() {
+        bail!("no databases in {}", a.dir.display());
+    }
+    let mut bad = 0u64;
+    for (x, y) in list {
+        let pb = bar();
+        pb.set_prefix(format!("{x}-{y}"));
+        let started = Instant::now();
+        let f = verify::verify_table(&tbs, x, y, a.threads, &on_event(&pb))?;
+        pb.finish_and_clear();
+        let secs = started.elapsed().as_secs_f64();
+        if f.mismatches == 0 {
+            println!("{x}-{y}\tok\t{secs:.2} s");
+        } else {
+            println!("{x}-{y}\t{} mismatches\t{secs:.2} s", f.mismatches);
+            for line in &f.first {
+                println!("  {line}");
+            }
+            bad += f.mismatches;
+        }
+    }
+    if bad > 0 {
+        bail!("{bad} mismatches");
+    }
+    Ok(())
+}
+
+fn run_stats(a: StatsArgs) -> Result<()> {
+    let rules = tb_rules(&a.common.variant)?;
+    let tbs = Tablebases::new(&a.common.dir, rules);
+    let list = selected(&a.common)?;
+    let published = match &a.compare {
+        Some(p) => Some(read_tsv(p)?),
+        None => None,
+    };
+    println!("# subspace\twins\tlosses\tdraws\tmax_win\tmax_loss");
+    let mut differ = 0;
+    for (x, y) in list {
+        let t = tbs.table(x, y).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let h = build::summarise(&t.sub, t.table.slots(), rules);
+        let row = format!(
+            "{x}-{y}\t{}\t{}\t{}\t{}\t{}",
+            h.wins, h.losses, h.draws, h.max_win, h.max_loss
+        );
+        let mut note = String::new();
+        if let Some(p) = &published {
+            match p.iter().find(|(k, _)| *k == format!("{x}-{y}")) {
+                Some((_, want)) if *want == row => note.push_str("\t= published"),
+                Some((_, want)) => {
+                    differ += 1;
+                    note = format!("\tDIFFERS from published: {want}");
+                }
+                None => note.push_str("\t(not in the published table)"),
+            }
+        }
+        println!("{row}{note}");
+    }
+    if differ > 0 {
+        bail!("{differ} subspaces differ from the published values");
+    }
+    Ok(())
+}
+
+/// Rows of a published.tsv: (subspace, the whole row).
+fn read_tsv(path: &Path) -> Result<Vec<(String, String)>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    Ok(text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| {
+            let key = l.split('\t').next()?.to_string();
+            Some((key, l.trim_end().to_string()))
+        })
+        .collect())
+}

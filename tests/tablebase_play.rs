@@ -1,0 +1,189 @@
+//! Playing from the databases: the engine probes them in its search and
+//! at the root (tbhits, scores beyond any evaluation, the value kept), and
+//! the N-move rule decides which database wins and losses stand.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{Engine, bestmove_of, last_score};
+use mulino::core::{Move, MoveList, Position, Rules, Setup};
+use mulino::search::{MATE, tb_score, value_keeping_moves};
+use mulino::tb::build::{self, Options};
+use mulino::tb::probe::Tablebases;
+use mulino::tb::{TbRules, Value};
+
+/// 3-3 built into a fresh temporary directory.
+fn three_three(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mulino-tbplay-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let opts = Options {
+        dir: dir.clone(),
+        threads: 1,
+        memory: 1 << 30,
+    };
+    let rules = TbRules::from_rules(&Rules::default()).unwrap();
+    build::build_pair(rules, 3, 3, &opts, &|_| {}).unwrap();
+    dir
+}
+
+/// White (to move) d7, g7, b2 against d5, e4, c3: b2-a7 closes a mill and
+/// leaves Black two pieces.
+const WIN_IN_ONE: &str = "@*@**@**/*****O**/OO****** w m s 3 0 3 0 0 0 0 0 0 0 0 0 1";
+
+#[test]
+fn the_engine_plays_and_reports_from_the_databases() {
+    let dir = three_three("engine");
+    let mut e = Engine::spawn();
+    let answer = e.ask(&format!(
+        "setoption name TablebasePath value {}",
+        dir.display()
+    ));
+    assert!(answer.is_empty(), "{answer:?}");
+    // Black to move loses: every line has tbhits, the score is a mate.
+    e.send(&format!(
+        "position fen {}",
+        WIN_IN_ONE.replace(" w ", " b ")
+    ));
+    let lines = e.go("depth 4");
+    assert!(lines.iter().any(|l| l.contains(" tbhits ")), "{lines:?}");
+    assert_eq!(last_score(&lines).unwrap().0, "mate");
+    e.send(&format!("position fen {WIN_IN_ONE}"));
+    let lines = e.go("depth 3");
+    assert_eq!(last_score(&lines), Some(("mate".to_string(), 1)));
+    assert_eq!(bestmove_of(lines.last().unwrap()), "b2-a7xd5");
+    // tbprobe: the value, then every legal move's, best first.
+    let probe = e.ask("tbprobe");
+    assert_eq!(probe[0], "tbprobe value win 1");
+    assert_eq!(probe[1], "tbprobe move b2-a7xd5 win 1");
+    assert_eq!(probe.len(), 1 + e.legal_moves().len());
+    assert!(probe.iter().skip(1).all(|l| l.starts_with("tbprobe move ")));
+    let board = e.display();
+    assert!(
+        board.iter().any(|l| l.starts_with("Tablebase: win 1")),
+        "{board:?}"
+    );
+    // A directory that is not there is an error, and play goes on.
+    let answer = e.ask("setoption name TablebasePath value /no/such/mulino/dir");
+    assert!(
+        answer
+            .iter()
+            .any(|l| l.starts_with("info string error: TablebasePath")),
+        "{answer:?}"
+    );
+    e.send(&format!("position fen {WIN_IN_ONE}"));
+    let lines = e.go("depth 2");
+    assert!(!lines.iter().any(|l| l.contains(" tbhits ")), "{lines:?}");
+    assert_eq!(bestmove_of(lines.last().unwrap()), "b2-a7xd5");
+    let answer = e.ask("tbprobe");
+    assert!(
+        answer.iter().any(|l| l.contains("no databases in use")),
+        "{answer:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn database_values_stand_only_within_the_n_move_rule() {
+    let dir = three_three("nmove");
+    let tb_rules = TbRules::from_rules(&Rules::default()).unwrap();
+    let tb = Tablebases::new(&dir, tb_rules);
+    // The longest win of 3-3 (25 plies).
+    let t = tb.table(3, 3).unwrap();
+    let slot = t.table.slots().iter().position(|&b| b == 26).unwrap();
+    let (own, opp) = t.sub.position(slot as u64);
+    let pos = build::position(tb_rules, own, opp).unwrap();
+    assert_eq!(tb.probe(&pos), Some(Value::Win(25)));
+    let with_counter = |rule50: u16| {
+        let mut setup = Setup::parse(&pos.fen(&Rules::default())).unwrap();
+        setup.rule50 = rule50;
+        Position::from_setup(&setup, &Rules::default()).unwrap()
+    };
+    let rules = Rules::default();
+    assert_eq!(tb_score(&tb, &rules, &pos, 0), Some(MATE - 25));
+    assert_eq!(tb_score(&tb, &rules, &with_counter(74), 3), Some(MATE - 28));
+    // 75 + 25 plies would reach the 100-ply limit: not a sure win.
+    assert_eq!(tb_score(&tb, &rules, &with_counter(75), 0), None);
+    let no_limit = Rules {
+        n_move_rule: 0,
+        endgame_n_move_rule: 0,
+        ..rules
+    };
+    assert_eq!(
+        tb_score(&tb, &no_limit, &with_counter(90), 0),
+        Some(MATE - 25)
+    );
+    // The root keeps only moves into a loss at 24 for the opponent.
+    let mut list = MoveList::new();
+    pos.legal_moves(&rules, &mut list);
+    let moves: Vec<Move> = list.iter().copied().collect();
+    let keep = value_keeping_moves(&tb, &rules, &pos, &moves).unwrap();
+    assert!(!keep.is_empty() && keep.len() < moves.len());
+    for m in keep {
+        let child = pos.play_unchecked(&rules, m);
+        assert_eq!(tb.probe(&child), Some(Value::Loss(24)), "{m}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// From database positions with long wins, the engine plays both sides
+/// with the databases loaded: every move keeps the value exactly (the
+/// winner's shortens the win by one ply, the loser's the loss), until the
+/// winner's removal ends the game after exactly the promised plies.
+#[test]
+fn the_engine_keeps_the_value_move_after_move() {
+    let dir = three_three("keep");
+    let rules = Rules::default();
+    let tb_rules = TbRules::from_rules(&rules).unwrap();
+    let tb = Tablebases::new(&dir, tb_rules);
+    let t = tb.table(3, 3).unwrap();
+    let mut e = Engine::spawn();
+    assert!(
+        e.ask(&format!(
+            "setoption name TablebasePath value {}",
+            dir.display()
+        ))
+        .is_empty()
+    );
+    // Wins of 25 (the longest), 19 and 13 plies, the first slot of each.
+    for distance in [25u8, 19, 13] {
+        let slot = t
+            .table
+            .slots()
+            .iter()
+            .position(|&b| b == distance + 1)
+            .unwrap();
+        let (own, opp) = t.sub.position(slot as u64);
+        let start = build::position(tb_rules, own, opp).unwrap();
+        let fen = start.fen(&rules);
+        let mut pos = start;
+        let mut moves: Vec<String> = Vec::new();
+        let mut expected = Value::Win(distance);
+        loop {
+            assert_eq!(tb.probe(&pos), Some(expected), "{fen} moves {moves:?}");
+            e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+            let lines = e.go("depth 2");
+            let best = bestmove_of(lines.last().unwrap()).to_string();
+            let m: Move = best.parse().unwrap();
+            let next = pos.play(&rules, m).unwrap();
+            moves.push(best);
+            if let Some(outcome) = next.outcome(&rules) {
+                // Only a win ends it, on the promised ply, by the winner.
+                assert_eq!(
+                    expected,
+                    Value::Win(1),
+                    "{fen} moves {moves:?}: {outcome:?}"
+                );
+                assert_eq!(moves.len(), distance as usize);
+                break;
+            }
+            expected = match expected {
+                Value::Win(d) => Value::Loss(d - 1),
+                Value::Loss(d) => Value::Win(d - 1),
+                Value::Draw => unreachable!(),
+            };
+            pos = next;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,11 +1,14 @@
 //! HOOK (endgame databases): where `mulino gui` will ask the endgame
 //! tablebases about a position, once they exist.
 //!
-//! Another engineer is building the tablebases now. Until they land,
-//! [`probe`] knows nothing and the page shows no database line; the API's
-//! state carries `"tablebase": null`. To connect them, make [`probe`]
-//! answer from the tablebase module and fill [`TbAnswer`]; the page
-//! (app.js, `renderTablebase`) already shows any non-null answer.
+//! The databases live in `crate::tb` (`tb::probe::Tablebases::probe`
+//! gives a position's value); the GUI does not probe them yet. Until it
+//! does, [`probe`] knows nothing and the page shows no database line; the
+//! API's state carries `"tablebase": null`. To connect them, open the
+//! `Tablebases` once (a `--tb-path` for `mulino gui`, or the engine's
+//! `TablebasePath` option), make [`probe`] answer from them and fill
+//! [`TbAnswer`]; the page (app.js, `renderTablebase`) already shows any
+//! non-null answer.
 
 use crate::core::{Position, Rules};
 

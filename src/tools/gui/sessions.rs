@@ -609,3 +609,61 @@ impl Sessions {
 pub fn lock_session(s: &Mutex<Session>) -> MutexGuard<'_, Session> {
     lock(s)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evaluations_are_from_whites_point_of_view() {
+        assert_eq!(Eval::from_score(Score::Cp(40), Color::White), Eval::Cp(40));
+        assert_eq!(Eval::from_score(Score::Cp(40), Color::Black), Eval::Cp(-40));
+        assert_eq!(
+            Eval::from_score(Score::Mate(3), Color::Black),
+            Eval::Mate(-3)
+        );
+        assert_eq!(
+            Eval::from_score(Score::Mate(-2), Color::Black),
+            Eval::Mate(2)
+        );
+    }
+
+    /// Lines of every rank stay until the next iteration replaces them.
+    #[test]
+    fn a_new_iteration_keeps_the_other_ranks_until_it_reaches_them() {
+        let slot = Arc::new(Mutex::new(SearchSlot {
+            side: Some(Color::White),
+            ..SearchSlot::default()
+        }));
+        let reporter = SlotReporter(Arc::clone(&slot));
+        let info = |depth, multipv, cp| Info {
+            depth,
+            seldepth: depth,
+            multipv,
+            score: Score::Cp(cp),
+            bound: None,
+            nodes: 1,
+            nps: 1,
+            hashfull: 0,
+            tbhits: None,
+            time_ms: 0,
+            pv: Vec::new(),
+        };
+        for rank in 1..=3 {
+            reporter.info(&info(1, rank, 10 * rank as i32));
+        }
+        reporter.info(&info(2, 1, 5));
+        let lines = &lock(&slot).lines;
+        assert_eq!(lines.len(), 3);
+        assert_eq!((lines[0].depth, lines[0].eval), (2, Eval::Cp(5)));
+        assert_eq!((lines[2].depth, lines[2].eval), (1, Eval::Cp(30)));
+    }
+
+    #[test]
+    fn purposes_round_trip_through_their_names() {
+        for p in [Purpose::Play, Purpose::Hint, Purpose::Analyse] {
+            assert_eq!(Purpose::from_name(p.name()), Some(p));
+        }
+        assert_eq!(Purpose::from_name("dance"), None);
+    }
+}

@@ -175,8 +175,12 @@ impl Cdp {
             if Instant::now() > deadline {
                 let status = self.eval("document.getElementById('status').textContent");
                 let error = self.eval("document.getElementById('error').textContent");
+                let page = self.eval(
+                    "JSON.stringify({ pending: ui.pending, clicks: ui.clicks, paused: ui.paused, \
+                     moves: ui.st && ui.st.moves, search: ui.st && ui.st.search })",
+                );
                 panic!(
-                    "timed out waiting for {what} (`{expression}`); status {status}, error {error}"
+                    "timed out waiting for {what} (`{expression}`); status {status}, error {error}, page {page}"
                 );
             }
             std::thread::sleep(Duration::from_millis(50));
@@ -429,7 +433,10 @@ fn a_short_game_by_clicks_in_headless_chromium() {
     // game it holds, and play goes on.
     gui.sessions().clear();
     assert!(gui.sessions().is_empty());
-    cdp.click_point("d5");
+    // Any marked target will do (the engine's reply took some point).
+    let target = cdp.eval("document.querySelector('[data-target]').dataset.target");
+    let target = target.as_str().expect("a marked target").to_string();
+    cdp.click_point(&target);
     cdp.wait_for(
         "play after the restart",
         "document.querySelectorAll('#moves .mv').length === 4",

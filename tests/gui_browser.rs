@@ -400,6 +400,24 @@ fn a_short_game_by_clicks_in_headless_chromium() {
         "a new move forgets the redo"
     );
 
+    // Copy game: the clipboard gets the set-up position and the moves.
+    cdp.send(
+        "Browser.setPermission",
+        json!({ "permission": { "name": "clipboard-read" }, "setting": "granted", "origin": gui.url().trim_end_matches('/') }),
+    );
+    cdp.click("#btn-copy-game");
+    cdp.wait_for(
+        "the copy notice",
+        "document.getElementById('notice').textContent.includes('copied')",
+    );
+    let copied = cdp.eval("navigator.clipboard.readText()");
+    let copied = copied.as_str().unwrap_or("");
+    assert!(
+        copied.contains(&format!("[FEN \"{NEAR_END}\"]")),
+        "{copied}"
+    );
+    assert!(copied.contains("g4-g7xe4 1-0"), "{copied}");
+
     // Against the engine: it answers a placement by itself.
     cdp.choose("black-player", "engine");
     cdp.choose("level", "2");

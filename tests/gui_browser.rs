@@ -2,13 +2,14 @@
 //! DevTools protocol (CDP) on a websocket, plays a short game by mouse
 //! clicks on the page served in-process, and checks the board, the move
 //! list, a hint, an undo, a drag by touch, a removal, an error, the
-//! game's end, the engine's reply, a reload and a forgotten session. It saves
-//! a screenshot to target/gui.png (and to docs/gui.png, the README's
-//! picture, when MULINO_UPDATE_SCREENSHOT is set).
+//! game's end, Copy game, the engine's reply, a reload and a forgotten
+//! session. It saves a screenshot to target/gui.png (and to docs/gui.png,
+//! the README's picture, when MULINO_UPDATE_SCREENSHOT is set).
 //!
-//! Without a Chromium the test says so loudly and passes, unless
-//! MULINO_REQUIRE_BROWSER is set (`.ci/run` installs Chromium and sets
-//! it, so in CI the test always runs). MULINO_CHROMIUM names the browser.
+//! `.ci/run` installs Chromium when it is missing, so in CI the test runs.
+//! Only where no Chromium is found does it say so loudly and pass, and
+//! MULINO_REQUIRE_BROWSER turns that into a failure. MULINO_CHROMIUM
+//! names the browser to use.
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpStream;

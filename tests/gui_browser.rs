@@ -11,7 +11,7 @@
 //! MULINO_REQUIRE_BROWSER turns that into a failure. MULINO_CHROMIUM
 //! names the browser to use.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -292,7 +292,12 @@ fn a_short_game_by_clicks_in_headless_chromium() {
         let required = std::env::var_os("MULINO_REQUIRE_BROWSER").is_some();
         let message = "no Chromium found (apt-get install chromium, or set MULINO_CHROMIUM)";
         assert!(!required, "{message}, and MULINO_REQUIRE_BROWSER is set");
-        eprintln!("\n!!!!! SKIPPED the browser test of `mulino gui`: {message} !!!!!\n");
+        // Straight to stderr: the test harness would swallow eprintln!'s
+        // output of a passing test.
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n!!!!! SKIPPED the browser test of `mulino gui`: {message} !!!!!\n"
+        );
         return;
     };
     let gui = Gui::start("127.0.0.1", 0).expect("the server starts");

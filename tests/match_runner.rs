@@ -596,3 +596,37 @@ fn an_engine_that_cannot_start_is_a_fatal_error() {
         .expect("run mulino match");
     assert_eq!(output.status.code(), Some(1), "no search limit");
 }
+
+/// What a dialect cannot express stops the match before any game, with
+/// the engine named: a variant GBGP lacks, a FEN opening (GBGP's FEN has
+/// no hands).
+#[test]
+fn dialect_limits_are_setup_errors() {
+    let dir = Scratch::new("dialect-errors");
+    let openings = dir.path("openings.txt");
+    std::fs::write(
+        &openings,
+        "fen **O@O*@*/**@*O@@O/****@O@O w p p 6 2 7 2 0 0 0 0 0 0 0 0 1 moves d5\n",
+    )
+    .expect("openings file");
+    for extra in ["--variant morabaraba", "--openings {openings}"] {
+        let output = Command::new(MULINO)
+            .arg("match")
+            .args(argv(
+                &format!(
+                    "--engine cmd={{mulino}} --engine cmd=bash arg={{script}} arg={{mulino}} \
+                     proto=gbgp name=other --depth 1 {extra}"
+                ),
+                &[
+                    ("mulino", MULINO),
+                    ("script", &script("gbgp.sh")),
+                    ("openings", &openings),
+                ],
+            ))
+            .output()
+            .expect("run mulino match");
+        assert_eq!(output.status.code(), Some(1), "{extra}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("`other` speaks gbgp"), "{extra}: {stderr}");
+    }
+}

@@ -308,6 +308,14 @@ mod tests {
                 mv: None
             }
         );
+        assert!(matches!(
+            read_reply(
+                Proto::Sanmill,
+                "info depth 3 score cp 0 nodes 9 bestmove draw",
+                Color::White
+            ),
+            Reply::Best { mv: None, .. }
+        ));
         let gbgp = "info depth 7 time 2470 nodes 3552790 score eval 15 pv d6 d2 score cp 3";
         assert_eq!(
             read_reply(Proto::Gbgp, gbgp, Color::Black),

@@ -406,6 +406,103 @@ fn misbehaving_engines_lose_with_the_right_reason() {
     }
 }
 
+/// Mulino against the fake GBGP and Sanmill engines of `tests/engines/`
+/// (mulino underneath, each dialect on the outside): whole games, every
+/// record replays, and Sanmill's atomic steps come back as whole turns.
+#[test]
+fn other_dialects_play_whole_games() {
+    let dir = Scratch::new("dialects");
+    for (file, proto, limit) in [
+        ("sanmill.sh", "sanmill", "depth=2"),
+        ("gbgp.sh", "gbgp", "tc=20"),
+    ] {
+        let (json, pgn) = (
+            dir.path(&format!("{proto}.json")),
+            dir.path(&format!("{proto}.pgn")),
+        );
+        run_match(&argv(
+            "--engine cmd={mulino} name=mulino depth=2 \
+             --engine cmd=bash arg={script} arg={mulino} proto={proto} name=other {limit} \
+             --games 4 --concurrency 2 --random-plies 4 --seed 7 --json {json} --pgn {pgn}",
+            &[
+                ("script", &script(file)),
+                ("proto", proto),
+                ("limit", limit),
+                ("mulino", MULINO),
+                ("json", &json),
+                ("pgn", &pgn),
+            ],
+        ));
+        let doc = read_json(&json);
+        check_totals(&doc);
+        assert_eq!(doc["engines"][1]["proto"], proto);
+        for g in doc["games"].as_array().expect("games") {
+            let t = g["termination"].as_str().expect("termination");
+            assert!(t == "normal" || t == "max moves", "{proto}: {g}");
+            assert_eq!(g["engine_errors"].as_array().map(Vec::len), Some(0), "{g}");
+        }
+        let records = replay_pgn(&pgn, 4);
+        let removals = records
+            .iter()
+            .flat_map(|r| &r.moves)
+            .filter(|(m, _)| m.contains('x'))
+            .inspect(|(m, _)| assert!(!m.starts_with('x'), "{proto}: `{m}` is not a whole turn"))
+            .count();
+        assert!(removals > 0, "{proto}: no mill in four games");
+    }
+}
+
+/// A Sanmill-style engine that takes 300 ms longer than its movetime:
+/// its overruns are counted, and only a `margin=` makes them forfeits,
+/// which the report keeps apart from games won on the board.
+#[test]
+fn overruns_are_counted_and_forfeit_only_past_the_margin() {
+    let dir = Scratch::new("overrun");
+    for (margin, forfeits) in [("", false), ("margin=200", true)] {
+        let json = dir.path("match.json");
+        let words: Vec<String> = argv(
+            "--engine cmd={mulino} name=mulino depth=1 \
+             --engine cmd=bash arg={script} arg={mulino} arg=slow proto=sanmill name=slow \
+             movetime=50 {margin} --games 2 --max-moves 6 --random-plies 2 --seed 1 --json {json}",
+            &[
+                ("script", &script("sanmill.sh")),
+                ("margin", margin),
+                ("mulino", MULINO),
+                ("json", &json),
+            ],
+        )
+        .into_iter()
+        .filter(|w| !w.is_empty())
+        .collect();
+        let out = run_match(&words);
+        let text = String::from_utf8_lossy(&out.stdout);
+        let doc = read_json(&json);
+        check_totals(&doc);
+        let slow = &doc["engines"][1];
+        let pairing = &doc["pairings"][0];
+        if forfeits {
+            assert_eq!(int(&slow["time_forfeits"]), 2, "{text}");
+            assert_eq!(int(&slow["overruns"]["moves"]), 0);
+            assert_eq!(int(&pairing["first_on_time"]["wins"]), 2);
+            assert_eq!(int(&pairing["first_on_board"]["wins"]), 0);
+            assert!(
+                text.contains("won on time, not on the board: 2 games"),
+                "{text}"
+            );
+            for g in doc["games"].as_array().expect("games") {
+                assert_eq!(g["termination"], "time forfeit", "{g}");
+            }
+        } else {
+            assert_eq!(int(&slow["time_forfeits"]), 0, "{text}");
+            assert!(int(&slow["overruns"]["moves"]) >= 6, "{text}");
+            assert_eq!(int(&slow["overruns"]["games"]), 2);
+            assert!(num(&slow["overruns"]["longest_seconds"]) >= 0.3);
+            assert_eq!(int(&pairing["first_on_time"]["wins"]), 0);
+            assert!(text.contains("Overruns past movetime: slow "), "{text}");
+        }
+    }
+}
+
 #[test]
 fn openings_fen_rules_and_move_limit_replay() {
     let dir = Scratch::new("openings");
@@ -498,4 +595,38 @@ fn an_engine_that_cannot_start_is_a_fatal_error() {
         .output()
         .expect("run mulino match");
     assert_eq!(output.status.code(), Some(1), "no search limit");
+}
+
+/// What a dialect cannot express stops the match before any game, with
+/// the engine named: a variant GBGP lacks, a FEN opening (GBGP's FEN has
+/// no hands).
+#[test]
+fn dialect_limits_are_setup_errors() {
+    let dir = Scratch::new("dialect-errors");
+    let openings = dir.path("openings.txt");
+    std::fs::write(
+        &openings,
+        "fen **O@O*@*/**@*O@@O/****@O@O w p p 6 2 7 2 0 0 0 0 0 0 0 0 1 moves d5\n",
+    )
+    .expect("openings file");
+    for extra in ["--variant morabaraba", "--openings {openings}"] {
+        let output = Command::new(MULINO)
+            .arg("match")
+            .args(argv(
+                &format!(
+                    "--engine cmd={{mulino}} --engine cmd=bash arg={{script}} arg={{mulino}} \
+                     proto=gbgp name=other --depth 1 {extra}"
+                ),
+                &[
+                    ("mulino", MULINO),
+                    ("script", &script("gbgp.sh")),
+                    ("openings", &openings),
+                ],
+            ))
+            .output()
+            .expect("run mulino match");
+        assert_eq!(output.status.code(), Some(1), "{extra}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("`other` speaks gbgp"), "{extra}: {stderr}");
+    }
 }

@@ -228,7 +228,7 @@ impl MatchArgs {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64)
         });
-        Ok(Config {
+        let config = Config {
             engines,
             games: self.games,
             concurrency,
@@ -250,7 +250,9 @@ impl MatchArgs {
             json: self.json,
             event: self.event,
             quiet: self.quiet,
-        })
+        };
+        super::dialect::check(&config)?;
+        Ok(config)
     }
 }
 
@@ -285,6 +287,40 @@ mod tests {
             config("--engine cmd=a --engine cmd=b").err(),
             Some(ConfigError::NoLimit("a".into()))
         );
+    }
+
+    #[test]
+    fn dialects_refuse_what_they_cannot_say() {
+        use crate::tools::match_runner::config::Proto;
+        let c = config("--engine cmd=a --engine cmd=b proto=gbgp margin=500 --movetime 100")
+            .expect("valid");
+        assert_eq!(
+            (c.engines[0].proto, c.engines[1].proto),
+            (Proto::Mulino, Proto::Gbgp)
+        );
+        assert_eq!(c.engines[1].margin, Some(500));
+        config("--engine cmd=a --engine cmd=b proto=gbgp --depth 1 --variant twelve")
+            .expect("GBGP knows Twelve Men's Morris");
+        config("--engine cmd=a --engine cmd=b proto=Sanmill --depth 1").expect("valid");
+        let refused = [
+            "proto=gbgp --depth 1 --variant morabaraba",
+            "proto=gbgp --depth 1 --rule NMoveRule=40",
+            "proto=gbgp --tc 10+0.1",
+            "proto=gbgp --nodes 1000",
+            "proto=sanmill --depth 1 --variant twelve",
+            "proto=sanmill --depth 1 --rule Flying=false",
+        ];
+        for words in refused {
+            let e = config(&format!("--engine cmd=a --engine cmd=b {words}"));
+            assert!(
+                matches!(e, Err(ConfigError::Dialect { .. })),
+                "{words}: {e:?}"
+            );
+        }
+        assert!(matches!(
+            config("--engine cmd=a --engine cmd=b proto=xboard --depth 1"),
+            Err(ConfigError::BadValue { .. })
+        ));
     }
 
     #[test]

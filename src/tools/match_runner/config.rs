@@ -16,7 +16,7 @@ pub enum ConfigError {
     #[error("--engine: `{0}` is not KEY=VALUE")]
     EngineWord(String),
     #[error(
-        "--engine: unknown key `{0}` (keys: cmd, name, arg, dir, option.NAME, tc, movetime, depth, nodes)"
+        "--engine: unknown key `{0}` (keys: cmd, name, arg, dir, proto, margin, option.NAME, tc, movetime, depth, nodes)"
     )]
     EngineKey(String),
     #[error("--engine: `cmd=PATH` is missing in `{0}`")]
@@ -45,6 +45,48 @@ pub enum ConfigError {
     Sprt(String),
     #[error("--games must be at least 1")]
     NoGames,
+    #[error("engine `{engine}` speaks {proto}, which {problem}")]
+    Dialect {
+        engine: String,
+        proto: &'static str,
+        problem: String,
+    },
+}
+
+/// The protocol an engine speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Proto {
+    /// mulino's own UCI-style protocol (`protocol.md`).
+    #[default]
+    Mulino,
+    /// GBGP, the protocol of Nine Morris 3D and Mühle Intelligence.
+    Gbgp,
+    /// Sanmill's `tgf mill uci`: atomic moves, `bestmove` inside `info`.
+    Sanmill,
+}
+
+impl Proto {
+    /// The `proto=` word.
+    pub fn name(self) -> &'static str {
+        match self {
+            Proto::Mulino => "mulino",
+            Proto::Gbgp => "gbgp",
+            Proto::Sanmill => "sanmill",
+        }
+    }
+}
+
+impl std::str::FromStr for Proto {
+    type Err = ();
+
+    fn from_str(s: &str) -> Result<Proto, ()> {
+        match s.to_ascii_lowercase().as_str() {
+            "mulino" | "uci" => Ok(Proto::Mulino),
+            "gbgp" => Ok(Proto::Gbgp),
+            "sanmill" => Ok(Proto::Sanmill),
+            _ => Err(()),
+        }
+    }
 }
 
 /// `base+increment`, both in milliseconds.
@@ -137,6 +179,13 @@ pub struct EngineSpec {
     /// `option.NAME=VALUE`, sent as `setoption` after the rule options.
     pub options: Vec<(String, String)>,
     pub limits: Limits,
+    /// `proto=`: the protocol it speaks.
+    pub proto: Proto,
+    /// `margin=MS`: how long past its allowance (clock or movetime) a
+    /// move may arrive before this engine loses on time; `None`: with a
+    /// time control `--time-margin`, with movetime no forfeit (an
+    /// overrun is only counted).
+    pub margin: Option<u64>,
 }
 
 fn number<T: std::str::FromStr + PartialOrd>(
@@ -180,6 +229,8 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, ConfigError> {
         dir: None,
         options: Vec::new(),
         limits: Limits::default(),
+        proto: Proto::Mulino,
+        margin: None,
     };
     let mut seen: Vec<&str> = Vec::new();
     for word in words {
@@ -197,6 +248,14 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, ConfigError> {
             "name" => spec.name = Some(value.to_string()),
             "arg" => spec.args.push(value.to_string()),
             "dir" => spec.dir = Some(PathBuf::from(value)),
+            "proto" => {
+                spec.proto = value.parse().map_err(|_| ConfigError::BadValue {
+                    key: key.to_string(),
+                    value: value.to_string(),
+                    expected: "mulino, gbgp or sanmill",
+                })?
+            }
+            "margin" => spec.margin = Some(number(key, value, 0, "milliseconds")?),
             "tc" => spec.limits.tc = Some(parse_tc(key, value)?),
             "movetime" => spec.limits.movetime = Some(parse_movetime(key, value)?),
             "depth" => spec.limits.depth = Some(parse_depth(key, value)?),

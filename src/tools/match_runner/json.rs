@@ -178,6 +178,16 @@ pub fn document(
             fields.splice(0..0, head);
             fields.push(("white".into(), wdl(&t.as_white)));
             fields.push(("black".into(), wdl(&t.as_black)));
+            fields.push(("proto".into(), spec.proto.name().into()));
+            fields.push((
+                "overruns".into(),
+                obj([
+                    ("moves", u64::from(t.overruns.moves).into()),
+                    ("games", t.overrun_games.into()),
+                    ("longest_seconds", t.overruns.longest.as_secs_f64().into()),
+                ]),
+            ));
+            fields.push(("time_forfeits".into(), t.time_forfeits.into()));
             Json::Obj(fields)
         })
         .collect();
@@ -205,6 +215,8 @@ pub fn document(
                 ("first_results", wdl(&p.first())),
                 ("first_as_white", wdl(&p.first_white)),
                 ("first_as_black", wdl(&p.first_black)),
+                ("first_on_time", wdl(&p.on_time)),
+                ("first_on_board", wdl(&p.on_board)),
                 ("pairs", p.penta.pairs().into()),
                 (
                     "pentanomial",
@@ -240,6 +252,13 @@ pub fn document(
                 (
                     "engine_errors",
                     Json::Arr(g.complaints.iter().map(|c| c.as_str().into()).collect()),
+                ),
+                (
+                    "overruns",
+                    obj([
+                        ("white", u64::from(g.overruns[0].moves).into()),
+                        ("black", u64::from(g.overruns[1].moves).into()),
+                    ]),
                 ),
                 ("plies", g.plies.into()),
                 ("opening", g.opening.as_str().into()),

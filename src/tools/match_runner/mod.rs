@@ -11,6 +11,7 @@
 
 pub mod args;
 pub mod config;
+pub mod dialect;
 pub mod json;
 pub mod openings;
 pub mod pgn;

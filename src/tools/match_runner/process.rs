@@ -16,7 +16,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::config::EngineSpec;
+use super::config::{EngineSpec, Proto};
 
 /// Longest line kept from an engine; the rest of a longer line is dropped.
 pub const MAX_LINE: usize = 16 * 1024;
@@ -275,15 +275,17 @@ impl EngineProcess {
         }
     }
 
-    /// `uci` ... `uciok`, noting `id name` and the listed options.
-    pub fn handshake(&mut self, timeout: Duration) -> Result<(), Failure> {
+    /// `uci` ... `uciok` (GBGP: `gbgp` ... `gbgpok`), noting `id name`
+    /// and the listed options.
+    pub fn handshake(&mut self, timeout: Duration, proto: Proto) -> Result<(), Failure> {
         let deadline = Instant::now() + timeout;
-        self.send("uci");
+        let (hello, done) = proto.hello();
+        self.send(hello);
         loop {
             let (line, _) = self.recv(deadline)?;
             let mut words = line.split_whitespace();
             match (words.next(), words.next()) {
-                (Some("uciok"), _) => return Ok(()),
+                (Some(w), _) if w == done => return Ok(()),
                 (Some("id"), Some("name")) => {
                     let name = words.collect::<Vec<_>>().join(" ");
                     if !name.is_empty() {
@@ -420,6 +422,8 @@ mod tests {
             dir: None,
             options: Vec::new(),
             limits: Limits::default(),
+            proto: Proto::Mulino,
+            margin: None,
         };
         EngineProcess::spawn(&spec, registry).expect("sleep starts")
     }

@@ -64,6 +64,22 @@ pub struct MoveRecord {
     pub time: Duration,
 }
 
+/// The moves of one side that took longer than their movetime (plus
+/// `--time-margin`) without being forfeited.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Overruns {
+    pub moves: u32,
+    /// The longest of them.
+    pub longest: Duration,
+}
+
+impl Overruns {
+    pub fn add(&mut self, time: Duration) {
+        self.moves += 1;
+        self.longest = self.longest.max(time);
+    }
+}
+
 /// How an engine forfeited a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Fault {
@@ -149,6 +165,8 @@ pub struct GameRecord {
     /// `info string error ...` lines the engines sent during the game,
     /// prefixed with their colour.
     pub complaints: Vec<String>,
+    /// Overruns by colour (`Color::index`).
+    pub overruns: [Overruns; 2],
     pub termination: Termination,
     /// A sentence: the rules' verdict or what the engine did wrong.
     pub detail: String,

@@ -2,14 +2,14 @@
 //! rules core: the clocks, the `position`/`go` exchange, and every way a
 //! game can end, an engine's faults included.
 
-use std::fmt::Write as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime};
 
-use super::config::{Config, Limits};
+use super::config::Config;
+use super::dialect::{Reply, go_line, position_line, read_reply};
 use super::process::{Failure, Registry};
-use super::record::{EngineScore, Fault, GameJob, GameRecord, MoveRecord, Termination};
+use super::record::{Fault, GameJob, GameRecord, MoveRecord, Overruns, Termination};
 use super::slot::Slot;
 use crate::core::{Color, Game, Move};
 
@@ -21,51 +21,6 @@ pub struct Referee<'a> {
     /// Set when the match is over (SPRT decided or an error): games in
     /// progress are abandoned.
     pub stop: &'a AtomicBool,
-}
-
-/// The depth and score in an `info` line, if it has them.
-pub fn parse_info(line: &str) -> (Option<u32>, Option<EngineScore>) {
-    let mut words = line.split_whitespace();
-    let (mut depth, mut score) = (None, None);
-    while let Some(w) = words.next() {
-        match w {
-            "depth" => depth = words.next().and_then(|d| d.parse().ok()),
-            "score" => {
-                score = match (words.next(), words.next().and_then(|v| v.parse().ok())) {
-                    (Some("cp"), Some(v)) => Some(EngineScore::Cp(v)),
-                    (Some("mate"), Some(v)) => Some(EngineScore::Mate(v)),
-                    _ => None,
-                }
-            }
-            _ => {}
-        }
-    }
-    (depth, score)
-}
-
-/// The `go` command for the side to move.
-fn go_line(limits: &Limits, clocks: &[Option<u64>; 2], incs: &[Option<u64>; 2]) -> String {
-    let mut s = String::from("go");
-    if limits.tc.is_some() {
-        for (i, (time, inc)) in ["wtime", "btime"].iter().zip(["winc", "binc"]).enumerate() {
-            if let Some(ms) = clocks[i] {
-                let _ = write!(s, " {time} {ms}");
-            }
-            if let Some(ms) = incs[i] {
-                let _ = write!(s, " {inc} {ms}");
-            }
-        }
-    }
-    if let Some(ms) = limits.movetime {
-        let _ = write!(s, " movetime {ms}");
-    }
-    if let Some(d) = limits.depth {
-        let _ = write!(s, " depth {d}");
-    }
-    if let Some(n) = limits.nodes {
-        let _ = write!(s, " nodes {n}");
-    }
-    s
 }
 
 /// How the wait for `bestmove` ended badly.
@@ -101,11 +56,13 @@ impl Referee<'_> {
         let mut played = Played {
             moves,
             complaints: Vec::new(),
+            overruns: [Overruns::default(); 2],
         };
         let finish = |played: Played, termination, detail| GameRecord {
             job: job.clone(),
             moves: played.moves,
             complaints: played.complaints,
+            overruns: played.overruns,
             termination,
             detail,
             started,
@@ -129,14 +86,12 @@ impl Referee<'_> {
         let tc = |side: Color| config.engines[job.engine(side)].limits.tc;
         let mut clocks = Color::ALL.map(|c| tc(c).map(|t| t.base_ms));
         let incs = Color::ALL.map(|c| tc(c).map(|t| t.inc_ms));
-        let mut position = match &job.opening.fen {
-            None => "position startpos moves".to_string(),
-            Some(f) => format!("position fen {f} moves"),
-        };
-        for m in &job.opening.moves {
-            let _ = write!(position, " {m}");
-        }
+        let fen = job.opening.fen.as_deref();
         let max_turns = 2 * config.max_moves as usize;
+        // A step that closed a mill, played without its removal (Sanmill's
+        // atomic moves, or any engine that answers so): the turn so far,
+        // with the time and search data of its parts.
+        let mut partial: Option<MoveRecord> = None;
 
         loop {
             if self.stop.load(Ordering::Relaxed) {
@@ -152,7 +107,8 @@ impl Referee<'_> {
             }
             let side = game.position().side_to_move();
             let index = job.engine(side);
-            let limits = &config.engines[index].limits;
+            let spec = &config.engines[index];
+            let limits = &spec.limits;
             let fault = |slot: &mut Slot, played, fault, what: String| {
                 slot.discard(index);
                 let detail = format!("{} {what}", who(side));
@@ -164,62 +120,80 @@ impl Referee<'_> {
             if let Err(Failure::Gone(how)) = engine.drain() {
                 return fault(slot, played, Fault::Crash, format!("crashed: {how}"));
             }
-            let bare = position.strip_suffix(" moves").unwrap_or(&position);
-            let setup = if played.moves.is_empty() {
-                bare
-            } else {
-                &position
-            };
-            let go = go_line(limits, &clocks, &incs);
+            let mut turns: Vec<Move> = played.moves.iter().map(|m| m.mv).collect();
+            turns.extend(partial.as_ref().map(|p| p.mv));
+            let setup = position_line(spec.proto, fen, &turns);
+            let go = go_line(spec.proto, limits, &clocks, &incs);
             let sent = Instant::now();
             // One write for both lines: half the wake-ups and system calls.
             engine.send(&format!("{setup}\n{go}"));
 
-            // The clock's limit and the hang limit; the earlier one rules.
+            // The clock's limit, the movetime forfeit limit (with the
+            // engine's `margin=`) and the hang limit; the earliest rules.
+            let margin = spec.margin.map(Duration::from_millis);
             let clock_limit = clocks[side.index()]
                 .filter(|_| limits.tc.is_some())
-                .map(|ms| Duration::from_millis(ms) + config.time_margin);
+                .map(|ms| Duration::from_millis(ms) + margin.unwrap_or(config.time_margin));
+            let movetime_limit = match (limits.tc, limits.movetime, margin) {
+                (None, Some(ms), Some(m)) => Some(Duration::from_millis(ms) + m),
+                _ => None,
+            };
+            let flag_limit = clock_limit.or(movetime_limit);
             let hang_limit = match (limits.tc, limits.movetime) {
                 (Some(_), _) => None,
                 (None, Some(ms)) => Some(Duration::from_millis(ms) + config.grace),
                 (None, None) => Some(config.grace),
             };
-            let deadline = sent + clock_limit.or(hang_limit).unwrap_or(config.grace);
+            let deadline = sent + flag_limit.or(hang_limit).unwrap_or(config.grace);
             let (mut depth, mut score) = (None, None);
             // The engine's last `info string`, to explain a fault.
             let mut said: Option<String> = None;
             let answer = loop {
                 match engine.recv(deadline) {
-                    Ok((line, at)) => {
-                        let mut words = line.split_whitespace();
-                        let first = words.next();
-                        if first == Some("info") {
-                            if words.next() == Some("string") {
+                    Ok((line, at)) => match read_reply(spec.proto, &line, side) {
+                        Reply::Info {
+                            depth: d,
+                            score: s,
+                            said: string,
+                        } => {
+                            if string {
                                 said = Some(shorten(&line, 120));
                             }
-                            let (d, s) = parse_info(&line);
                             depth = d.or(depth);
                             score = s.or(score);
-                        } else if first == Some("bestmove") {
-                            break Ok((line, at));
                         }
-                    }
+                        Reply::Best {
+                            depth: d,
+                            score: s,
+                            mv,
+                        } => {
+                            depth = d.or(depth);
+                            score = s.or(score);
+                            break Ok((line, mv, at));
+                        }
+                        Reply::Other => {}
+                    },
                     Err(Failure::Gone(how)) => break Err(Wait::Gone(how)),
-                    Err(Failure::Timeout) if clock_limit.is_some() => break Err(Wait::Flag),
+                    Err(Failure::Timeout) if flag_limit.is_some() => break Err(Wait::Flag),
                     Err(Failure::Timeout) => break Err(Wait::Silent),
                 }
             };
             played.note(side, engine.take_errors());
-            let (line, at) = match answer {
+            let (line, text, at) = match answer {
                 Ok(a) => a,
                 Err(Wait::Gone(how)) => {
                     return fault(slot, played, Fault::Crash, format!("crashed: {how}"));
                 }
                 Err(Wait::Flag) => {
-                    let what = format!(
-                        "lost on time: no move within {} ms on the clock",
-                        clocks[side.index()].unwrap_or(0)
-                    );
+                    let what = match clocks[side.index()] {
+                        Some(ms) if limits.tc.is_some() => {
+                            format!("lost on time: no move within {ms} ms on the clock")
+                        }
+                        _ => format!(
+                            "lost on time: no move within {} ms of `{go}` (overran movetime by more than its margin)",
+                            flag_limit.unwrap_or_default().as_millis(),
+                        ),
+                    };
                     return fault(slot, played, Fault::TimeForfeit, what);
                 }
                 Err(Wait::Silent) => {
@@ -242,16 +216,38 @@ impl Referee<'_> {
                 let inc = incs[side.index()].unwrap_or(0);
                 clocks[side.index()] = Some(left.saturating_sub(elapsed.as_millis() as u64) + inc);
             }
-            let text = line.split_whitespace().nth(1);
+            // A move past its movetime and `--time-margin` is an overrun:
+            // counted, and a forfeit only past the engine's `margin=`.
+            let allowance = match (limits.tc, limits.movetime) {
+                (None, Some(ms)) => Some(Duration::from_millis(ms)),
+                _ => None,
+            };
+            if allowance.is_some_and(|a| elapsed > a + config.time_margin) {
+                if let Some(limit) = movetime_limit.filter(|&l| elapsed > l) {
+                    let what = format!(
+                        "lost on time: took {} ms of a {} ms movetime (margin {} ms)",
+                        elapsed.as_millis(),
+                        allowance.unwrap_or_default().as_millis(),
+                        limit
+                            .saturating_sub(allowance.unwrap_or_default())
+                            .as_millis()
+                    );
+                    return fault(slot, played, Fault::TimeForfeit, what);
+                }
+                played.overruns[side.index()].add(elapsed);
+            }
             let mv: Move = match text {
-                None | Some("(none)") => {
-                    let what = format!("gave no move (`{line}`) in a game that is not over");
+                None => {
+                    let what = format!(
+                        "gave no move (`{}`) in a game that is not over",
+                        shorten(&line, 80)
+                    );
                     return fault(slot, played, Fault::MissingMove, explained(what, &said));
                 }
                 Some(t) => match t.parse() {
                     Ok(m) => m,
                     Err(e) => {
-                        let what = format!("sent a malformed move `{}`: {e}", shorten(t, 40));
+                        let what = format!("sent a malformed move `{}`: {e}", shorten(&t, 40));
                         let what = explained(what, &said);
                         return fault(slot, played, Fault::MalformedMove, what);
                     }
@@ -261,14 +257,28 @@ impl Referee<'_> {
                 let what = format!("played an illegal move `{mv}`: {e}");
                 return fault(slot, played, Fault::IllegalMove, explained(what, &said));
             }
-            let _ = write!(position, " {mv}");
-            played.moves.push(MoveRecord {
-                mv,
-                book: false,
-                score,
-                depth,
-                time: elapsed,
-            });
+            // Join a removal to the step it pays for.
+            let turn = match partial.take() {
+                Some(step) => MoveRecord {
+                    mv: mv.removals().fold(step.mv, Move::with_removal),
+                    book: false,
+                    score: score.or(step.score),
+                    depth: depth.or(step.depth),
+                    time: step.time + elapsed,
+                },
+                None => MoveRecord {
+                    mv,
+                    book: false,
+                    score,
+                    depth,
+                    time: elapsed,
+                },
+            };
+            if game.position().pending_removals() > 0 {
+                partial = Some(turn);
+            } else {
+                played.moves.push(turn);
+            }
         }
     }
 }
@@ -277,6 +287,8 @@ impl Referee<'_> {
 struct Played {
     moves: Vec<MoveRecord>,
     complaints: Vec<String>,
+    /// Moves past their movetime, by colour.
+    overruns: [Overruns; 2],
 }
 
 impl Played {
@@ -309,44 +321,4 @@ fn shorten(text: &str, max: usize) -> String {
         s.push('…');
     }
     s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tools::match_runner::config::TimeControl;
-
-    #[test]
-    fn info_lines() {
-        let line = "info depth 12 seldepth 14 multipv 1 score cp -35 nodes 9 pv d6";
-        assert_eq!(parse_info(line), (Some(12), Some(EngineScore::Cp(-35))));
-        let line = "info depth 3 score mate -2 lowerbound";
-        assert_eq!(parse_info(line), (Some(3), Some(EngineScore::Mate(-2))));
-        assert_eq!(parse_info("info string hello"), (None, None));
-        assert_eq!(parse_info("info score cp x"), (None, None));
-    }
-
-    #[test]
-    fn go_lines() {
-        let limits = Limits {
-            tc: Some(TimeControl {
-                base_ms: 10_000,
-                inc_ms: 100,
-            }),
-            depth: Some(3),
-            ..Limits::default()
-        };
-        assert_eq!(
-            go_line(&limits, &[Some(9000), Some(8000)], &[Some(100), Some(100)]),
-            "go wtime 9000 winc 100 btime 8000 binc 100 depth 3"
-        );
-        let limits = Limits {
-            movetime: Some(50),
-            ..Limits::default()
-        };
-        assert_eq!(
-            go_line(&limits, &[None, None], &[None, None]),
-            "go movetime 50"
-        );
-    }
 }

@@ -158,6 +158,16 @@ pub fn summary(
             p.penta.pairs(),
             p.penta.0
         );
+        if p.on_time.games() > 0 {
+            let _ = write!(
+                s,
+                "\n  won on time, not on the board: {} games (W-D-L {}); the rest: {} (W-D-L {})",
+                p.on_time.games(),
+                wdl_short(&p.on_time),
+                score_text(&p.on_board),
+                wdl_short(&p.on_board)
+            );
+        }
         if let (Some(sprt), Some(t)) = (config.sprt, sprt_text(config, p)) {
             let _ = write!(
                 s,
@@ -172,6 +182,23 @@ pub fn summary(
         "\nBy colour: White {} wins, {} draws, Black {} wins",
         tally.white.wins, tally.white.draws, tally.white.losses
     );
+    let overruns: Vec<String> = names
+        .iter()
+        .zip(&tally.engines)
+        .filter(|(_, t)| t.overruns.moves > 0 || t.time_forfeits > 0)
+        .map(|(name, t)| {
+            format!(
+                "{name} {} moves in {} games (longest {:.3} s), {} time forfeits",
+                t.overruns.moves,
+                t.overrun_games,
+                t.overruns.longest.as_secs_f64(),
+                t.time_forfeits
+            )
+        })
+        .collect();
+    if !overruns.is_empty() {
+        let _ = writeln!(s, "Overruns past movetime: {}", overruns.join("; "));
+    }
     let terms: Vec<String> = tally
         .terminations
         .iter()

@@ -13,7 +13,8 @@ use std::time::Instant;
 
 use anyhow::Context;
 
-use super::config::Config;
+use super::config::{Config, Proto};
+use super::dialect::option_lines;
 use super::openings;
 use super::pgn;
 use super::process::Registry;
@@ -21,7 +22,7 @@ use super::record::GameJob;
 use super::record::GameRecord;
 use super::referee::Referee;
 use super::report;
-use super::slot::{Slot, option_lines, start_engine};
+use super::slot::{Slot, start_engine};
 use super::tally::Tally;
 
 /// The outcome of a match.
@@ -167,6 +168,16 @@ pub fn run_match(config: &Config) -> anyhow::Result<MatchSummary> {
 
     let pairs = config.games.div_ceil(2) as usize;
     let openings = openings::for_pairs(&config.openings, &config.rules, config.seed, pairs)?;
+    if let Some(spec) = config.engines.iter().find(|e| e.proto == Proto::Gbgp)
+        && openings.iter().any(|o| o.fen.is_some())
+    {
+        anyhow::bail!(
+            "engine `{}` speaks gbgp, whose FEN has no hands: use openings from the start position",
+            spec.name
+                .as_deref()
+                .unwrap_or(&spec.cmd.display().to_string())
+        );
+    }
     let jobs = schedule(config, &openings);
     let planned = jobs.len();
 

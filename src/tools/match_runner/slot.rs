@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::config::Config;
+use super::dialect::option_lines;
 use super::process::{EngineProcess, Failure, Registry};
 use super::record::Fault;
 
@@ -23,20 +24,6 @@ impl std::fmt::Display for StartError {
 
 impl std::error::Error for StartError {}
 
-/// The `setoption` lines every engine gets: the variant, the rule
-/// overrides, then its own options.
-pub fn option_lines(config: &Config, engine: usize) -> Vec<String> {
-    let mut lines = vec![format!(
-        "setoption name Variant value {}",
-        config.variant.name()
-    )];
-    let own = &config.engines[engine].options;
-    for (name, value) in config.rule_overrides.iter().chain(own) {
-        lines.push(format!("setoption name {name} value {value}"));
-    }
-    lines
-}
-
 /// Starts engine `index` of the config and makes it ready to play.
 pub fn start_engine(
     config: &Config,
@@ -50,8 +37,8 @@ pub fn start_engine(
     })?;
     let failed = |what: &str, f| start_error(f, &format!("answering `{what}`"), what, config);
     process
-        .handshake(config.init_timeout)
-        .map_err(|f| failed("uci", f))?;
+        .handshake(config.init_timeout, spec.proto)
+        .map_err(|f| failed(spec.proto.hello().0, f))?;
     for line in option_lines(config, index) {
         process.send(&line);
     }
@@ -104,7 +91,7 @@ impl Slot {
             None => start_engine(config, index, registry)?,
         };
         let ready = process.drain().and_then(|_| {
-            process.send("ucinewgame");
+            process.send(config.engines[index].proto.new_game());
             process.sync(config.init_timeout)
         });
         match ready {
@@ -114,7 +101,8 @@ impl Slot {
             }
             Err(f) => {
                 process.kill();
-                Err(start_error(f, "a new game", "ucinewgame", config))
+                let new_game = config.engines[index].proto.new_game();
+                Err(start_error(f, "a new game", new_game, config))
             }
         }
     }

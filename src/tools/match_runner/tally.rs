@@ -5,14 +5,21 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
-use super::record::GameRecord;
+use super::record::{Fault, GameRecord, Overruns, Termination};
 use super::stats::{Decision, Pentanomial, Sprt, Wdl};
+use crate::core::Color;
 
 /// One engine's results, from its own point of view.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EngineTally {
     pub as_white: Wdl,
     pub as_black: Wdl,
+    /// Moves past their movetime that were not forfeited, in all games.
+    pub overruns: Overruns,
+    /// Games with at least one such move.
+    pub overrun_games: u64,
+    /// Games it lost on time.
+    pub time_forfeits: u64,
 }
 
 impl EngineTally {
@@ -30,6 +37,10 @@ pub struct PairingTally {
     pub first_white: Wdl,
     pub first_black: Wdl,
     pub penta: Pentanomial,
+    /// The first engine's results in games a time forfeit decided (won
+    /// on the clock, not on the board) and in all the others.
+    pub on_time: Wdl,
+    pub on_board: Wdl,
     /// Pairs with one game finished: the first engine's half points.
     open_pairs: HashMap<usize, u8>,
     /// The LLR after the latest complete pair, with `--sprt`.
@@ -57,6 +68,8 @@ pub struct GameSummary {
     pub detail: String,
     /// Error lines the engines sent during the game.
     pub complaints: Vec<String>,
+    /// Overruns by colour (`Color::index`).
+    pub overruns: [Overruns; 2],
     /// Turns played, book moves included.
     pub plies: usize,
     pub opening: String,
@@ -86,6 +99,8 @@ impl Tally {
                     first_white: Wdl::default(),
                     first_black: Wdl::default(),
                     penta: Pentanomial::default(),
+                    on_time: Wdl::default(),
+                    on_board: Wdl::default(),
                     open_pairs: HashMap::new(),
                     llr: None,
                     decision: None,
@@ -113,6 +128,25 @@ impl Tally {
             .terminations
             .entry(game.termination.keyword())
             .or_default() += 1;
+        for side in Color::ALL {
+            let o = game.overruns[side.index()];
+            let e = &mut self.engines[game.job.engine(side)];
+            if o.moves > 0 {
+                e.overruns.moves += o.moves;
+                e.overruns.longest = e.overruns.longest.max(o.longest);
+                e.overrun_games += 1;
+            }
+        }
+        let forfeit = match game.termination {
+            Termination::Fault {
+                side,
+                fault: Fault::TimeForfeit,
+            } => {
+                self.engines[game.job.engine(side)].time_forfeits += 1;
+                true
+            }
+            _ => false,
+        };
         let p = &mut self.pairings[game.job.pairing];
         let first_half = if game.job.white == p.first {
             p.first_white.add(white_half);
@@ -121,6 +155,11 @@ impl Tally {
             p.first_black.add(black_half);
             black_half
         };
+        if forfeit {
+            p.on_time.add(first_half);
+        } else {
+            p.on_board.add(first_half);
+        }
         let completed = match p.open_pairs.remove(&game.job.pair) {
             Some(other) => {
                 p.penta.add_pair(other, first_half);
@@ -146,6 +185,7 @@ impl Tally {
             termination: game.termination.keyword(),
             detail: game.detail.clone(),
             complaints: game.complaints.clone(),
+            overruns: game.overruns,
             plies: game.moves.len(),
             opening: game.job.opening.line(),
             duration: game.duration,

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Builds the sparring partners of `mulino match` from checkouts made
+# beforehand (nothing is fetched here), and plays the baseline gauntlets.
+# Their code stays outside the project.
+#
+#   tools/sparring.sh build DIR       build DIR/sanmill and DIR/muhle-intelligence
+#   tools/sparring.sh sanmill DIR [GAMES] [MULINO]   gauntlet against Sanmill
+#   tools/sparring.sh muhle DIR [GAMES] [MULINO]     gauntlet against Mühle Intelligence
+#
+# DIR/sanmill is a checkout of github.com/calcitem/Sanmill (at least its
+# Cargo.toml, Cargo.lock, rust-toolchain.toml, crates/ and
+# src/ui/flutter_app/assets/opening_books/, which tgf-cli includes at
+# build time); DIR/muhle-intelligence one of
+# github.com/SimonMaracine/Muhle-Intelligence (a Rust crate). MULINO
+# defaults to target/release/mulino. Games go to DIR/results/.
+set -euo pipefail
+
+cmd=${1:-}
+dir=${2:-}
+if [ -z "$cmd" ] || [ -z "$dir" ]; then
+  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+fi
+games=${3:-}
+mulino=${4:-target/release/mulino}
+
+case "$cmd" in
+  build)
+    # Sanmill pins its compiler in rust-toolchain.toml; where that one
+    # cannot be installed, RUSTUP_TOOLCHAIN=stable overrides it.
+    (cd "$dir/sanmill" && cargo build --release -p tgf-cli)
+    (cd "$dir/muhle-intelligence" && cargo build --release)
+    ls -l "$dir/sanmill/target/release/tgf" \
+      "$dir/muhle-intelligence/target/release/muhle_intelligence"
+    ;;
+  sanmill)
+    mkdir -p "$dir/results"
+    "$mulino" match \
+      --engine cmd="$mulino" name=mulino \
+      --engine cmd="$dir/sanmill/target/release/tgf" arg=mill arg=uci proto=sanmill \
+        name=sanmill option.SkillLevel=30 option.MoveTimeMs=0 \
+        option.Shuffling=false option.IDSEnabled=true depth=64 movetime=100 \
+      --movetime 100 --games "${games:-120}" --random-plies 4 --concurrency 1 \
+      --pgn "$dir/results/sanmill.pgn" --json "$dir/results/sanmill.json"
+    ;;
+  muhle)
+    mkdir -p "$dir/results"
+    "$mulino" match \
+      --engine cmd="$mulino" name=mulino \
+      --engine cmd="$dir/muhle-intelligence/target/release/muhle_intelligence" \
+        proto=gbgp name=muhle \
+      --movetime 100 --games "${games:-40}" --random-plies 4 --concurrency 1 \
+      --pgn "$dir/results/muhle.pgn" --json "$dir/results/muhle.json"
+    ;;
+  *)
+    echo "unknown command \`$cmd\` (build, sanmill, muhle)" >&2
+    exit 2
+    ;;
+esac

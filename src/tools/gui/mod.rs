@@ -4,8 +4,8 @@
 //!
 //! The layers: [`server`] (HTTP, the embedded files, worker threads),
 //! [`api`] (the JSON calls and the state they answer), [`sessions`] (one
-//! game and engine per browser tab) and [`tablebase`] (the marked hook
-//! for the endgame databases, not yet probing).
+//! game and engine per browser tab) and [`tablebase`] (the endgame
+//! databases of `--tb DIR`).
 
 pub mod api;
 pub mod server;
@@ -28,10 +28,25 @@ pub struct GuiArgs {
     /// Open the page in the default browser.
     #[arg(long)]
     pub open: bool,
+    /// A directory of endgame databases (`mulino tb build`): the page shows
+    /// their exact values and the engine plays from them.
+    #[arg(long, value_name = "DIR")]
+    pub tb: Option<std::path::PathBuf>,
 }
 
 /// Runs `mulino gui`: serves until the process is stopped.
 pub fn run(args: GuiArgs) -> Result<(), ServerError> {
+    if let Some(dir) = &args.tb {
+        match tablebase::open(dir) {
+            Ok((n, problems)) => {
+                println!("mulino gui: {n} endgame databases in {}", dir.display());
+                for p in problems {
+                    eprintln!("mulino gui: not used: {p}");
+                }
+            }
+            Err(e) => eprintln!("mulino gui: no databases used: {e}"),
+        }
+    }
     let gui = Gui::start(&args.host, args.port)?;
     // A wildcard address is no place to point a browser at.
     let url = match gui.addr().ip() {

@@ -194,6 +194,9 @@ impl Session {
     pub fn new() -> Result<Session, SessionError> {
         let mut engine = Engine::new();
         engine.set(EngineOption::Hash, HASH_MB)?;
+        if let Some(dir) = super::tablebase::dir() {
+            engine.set(EngineOption::TablebasePath, &dir.to_string_lossy())?;
+        }
         Ok(Session {
             engine,
             variant: Variant::Nine,

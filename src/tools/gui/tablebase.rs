@@ -1,28 +1,109 @@
-//! HOOK (endgame databases): where `mulino gui` will ask the endgame
-//! tablebases about a position, once they exist.
-//!
-//! The databases live in `crate::tb` (`tb::probe::Tablebases::probe`
-//! gives a position's value); the GUI does not probe them yet. Until it
-//! does, [`probe`] knows nothing and the page shows no database line; the
-//! API's state carries `"tablebase": null`. To connect them, open the
-//! `Tablebases` once (a `--tb-path` for `mulino gui`, or the engine's
-//! `TablebasePath` option), make [`probe`] answer from them and fill
-//! [`TbAnswer`]; the page (app.js, `renderTablebase`) already shows any
-//! non-null answer.
+//! The endgame databases in `mulino gui`: `--tb DIR` opens them once for
+//! the whole server ([`open`]); the page then shows the exact value and
+//! distance of every database position ([`probe`]), and each tab's engine
+//! plays from them (its `TablebasePath` is set to the same directory).
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use crate::core::{Position, Rules};
+use crate::tb::probe::Tablebases;
+use crate::tb::{TbRules, Value};
 
-/// What a tablebase knows about a position, side to move's view.
+/// The databases the server was started with, if any.
+static TABLES: OnceLock<(PathBuf, Tablebases)> = OnceLock::new();
+
+/// Opens the databases in `dir` (for the standard rules, the only ones
+/// built) for every session; files are read only when probed. Returns how
+/// many tables can serve and what is wrong with the others, or why none
+/// can.
+pub fn open(dir: &Path) -> Result<(usize, Vec<String>), String> {
+    let rules = TbRules::from_rules(&Rules::default()).map_err(|e| e.to_string())?;
+    let tables = Tablebases::new(dir, rules);
+    let (found, problems) = tables.open_all();
+    if found == 0 {
+        return Err(problems.join("; "));
+    }
+    let _ = TABLES.set((dir.to_path_buf(), tables));
+    Ok((found, problems))
+}
+
+/// The directory the databases came from, for each tab's engine.
+pub fn dir() -> Option<&'static Path> {
+    TABLES.get().map(|(dir, _)| dir.as_path())
+}
+
+/// What the databases know about a position, side to move's view.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TbAnswer {
     /// `"win"`, `"draw"` or `"loss"`.
     pub result: &'static str,
-    /// Plies to the end with best play, when the base stores it.
+    /// Plies to the end of the game with best play (none for a draw).
     pub plies: Option<u32>,
 }
 
-/// The tablebase's verdict on `pos`: always `None` for now (no probing is
-/// implemented; see the module header).
-pub fn probe(_pos: &Position, _rules: &Rules) -> Option<TbAnswer> {
-    None
+/// The databases' verdict on `pos`, when they are open, fit `rules` and
+/// hold its subspace (both hands empty).
+pub fn probe(pos: &Position, rules: &Rules) -> Option<TbAnswer> {
+    let (_, tables) = TABLES.get()?;
+    if !tables.fits(rules) {
+        return None;
+    }
+    Some(match tables.probe(pos)? {
+        Value::Win(d) => TbAnswer {
+            result: "win",
+            plies: Some(d.into()),
+        },
+        Value::Loss(d) => TbAnswer {
+            result: "loss",
+            plies: Some(d.into()),
+        },
+        Value::Draw => TbAnswer {
+            result: "draw",
+            plies: None,
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tb::build::{Options, build_pair};
+
+    #[test]
+    fn the_page_gets_the_databases_values() {
+        let dir = std::env::temp_dir().join(format!("mulino-gui-tb-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        // An empty directory serves nothing, and says so.
+        assert!(open(&dir).is_err());
+        let opts = Options {
+            dir: dir.clone(),
+            threads: 1,
+            memory: 1 << 30,
+        };
+        let rules = Rules::default();
+        build_pair(TbRules::from_rules(&rules).unwrap(), 3, 3, &opts, &|_| {}).unwrap();
+        let (found, problems) = open(&dir).unwrap();
+        assert_eq!((found, problems.len()), (1, 0));
+        assert_eq!(super::dir(), Some(dir.as_path()));
+        // White to move closes a mill that leaves Black two pieces.
+        let fen = "@*@**@**/*****O**/OO****** w m s 3 0 3 0 0 0 0 0 0 0 0 0 1";
+        let pos = Position::from_fen(fen, &rules).unwrap();
+        let win = TbAnswer {
+            result: "win",
+            plies: Some(1),
+        };
+        assert_eq!(probe(&pos, &rules), Some(win));
+        let black = Position::from_fen(&fen.replace(" w ", " b "), &rules).unwrap();
+        assert_eq!(probe(&black, &rules).map(|a| a.result), Some("loss"));
+        // Other rules, or a subspace not built: nothing.
+        let no_fly = Rules {
+            flying: false,
+            ..rules
+        };
+        assert_eq!(probe(&pos, &no_fly), None);
+        assert_eq!(probe(&Position::startpos(&rules), &rules), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -565,15 +565,18 @@ function renderLines() {
     div.textContent = 'Hint: ' + hint.text;
     box.prepend(div);
   }
-  renderTablebase(st.tablebase);
+  renderTablebase(st.tablebase, st.side);
 }
 
-// HOOK (endgame databases): the server sends `tablebase: null` until the
-// tablebases are connected (src/tools/gui/tablebase.rs).
-function renderTablebase(tb) {
+// The endgame databases' exact value (`mulino gui --tb DIR`), for the side
+// to move; `null` outside them.
+function renderTablebase(tb, side) {
   const box = $('tablebase');
   box.hidden = !tb;
-  if (tb) box.textContent = 'Database: ' + tb.result + (tb.plies != null ? ' in ' + tb.plies + ' plies' : '');
+  if (!tb) return;
+  box.textContent = tb.result === 'draw'
+    ? 'Database: a draw with best play'
+    : 'Database: ' + side + ' ' + (tb.result === 'win' ? 'wins' : 'loses') + ' in ' + tb.plies + ' plies with best play';
 }
 
 function renderMoves() {

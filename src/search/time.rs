@@ -15,7 +15,8 @@ pub struct Clock {
 
 /// The two limits of one search: once half of `soft` has passed no new
 /// iteration starts (the next one would not finish in time), at `hard`
-/// the search stops wherever it is.
+/// the search stops wherever it is. A fixed movetime sets `soft` to twice
+/// `hard`: new iterations start until the time is up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
     pub soft: Duration,
@@ -34,7 +35,13 @@ pub fn budget(clock: &Clock, placements_left: u32, overhead_ms: u64) -> Option<B
         // Return a little early so the reply arrives within the movetime.
         let t = mt.saturating_sub((overhead_ms.min(mt / 4)).saturating_add(2));
         let t = Duration::from_millis(t.max(1));
-        return Some(Budget { soft: t, hard: t });
+        // Time left over at a fixed movetime is lost, so a new iteration
+        // may start until the end: soft is twice hard, and the search
+        // stops only at hard (a partial iteration keeps what it found).
+        return Some(Budget {
+            soft: t.saturating_mul(2),
+            hard: t,
+        });
     }
     let left = clock.time_left?;
     let usable = left.saturating_sub(overhead_ms).max(1);
@@ -77,6 +84,8 @@ mod tests {
         .unwrap();
         assert!(b.hard <= Duration::from_millis(1000));
         assert!(b.hard >= Duration::from_millis(900));
+        // New iterations start until the time is up.
+        assert_eq!(b.soft, 2 * b.hard);
     }
 
     #[test]

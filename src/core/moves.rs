@@ -264,9 +264,10 @@ pub const MAX_MOVES: usize = 1024;
 /// heap beyond.
 pub struct MoveList {
     moves: std::mem::MaybeUninit<[Move; MAX_MOVES]>,
+    /// How many moves the list holds (inline while there is no spill).
     len: usize,
-    /// Every move, once there are more than `MAX_MOVES` (then `len` stays
-    /// at `MAX_MOVES` and the inline moves are stale).
+    /// Every move, once there are more than `MAX_MOVES` (then the inline
+    /// moves are stale).
     spill: Option<Vec<Move>>,
 }
 
@@ -313,19 +314,21 @@ impl MoveList {
         }
         if let Some(spill) = &mut self.spill {
             spill.push(m);
+            self.len = spill.len();
         }
     }
 
-    /// The moves stored inline.
+    /// The moves stored inline (all of them while there is no spill).
     #[inline]
     fn inline(&self) -> &[Move] {
-        // SAFETY: the first `len` entries were written by `push`.
-        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
+        let n = self.len.min(MAX_MOVES);
+        // SAFETY: the first `n` entries were written by `push`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), n) }
     }
 
     #[inline]
     pub fn len(&self) -> usize {
-        self.as_slice().len()
+        self.len
     }
 
     #[inline]
@@ -342,7 +345,11 @@ impl MoveList {
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
         match &self.spill {
-            None => self.inline(),
+            // SAFETY: without a spill, `len <= MAX_MOVES` entries were
+            // written inline by `push`.
+            None => unsafe {
+                std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len)
+            },
             Some(spill) => spill,
         }
     }
@@ -350,7 +357,7 @@ impl MoveList {
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
         match &mut self.spill {
-            // SAFETY: as in `inline`.
+            // SAFETY: as in `as_slice`.
             None => unsafe {
                 std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len)
             },

@@ -279,6 +279,13 @@ pub fn state(s: &Session, id: &str) -> Value {
         "evals": s.evals().iter().map(|e| e.map(eval_json)).collect::<Vec<_>>(),
         "search": search,
         "finished": finished,
-        "tablebase": tablebase::probe(pos, rules).map(|t| json!({"result": t.result, "plies": t.plies})),
+        "tablebase": tablebase::probe(pos, rules).map(|t| json!({
+            "result": t.result,
+            "plies": t.plies,
+            "moves": tablebase::move_values(pos, rules, &engine.legal_moves())
+                .into_iter()
+                .map(|(m, v)| json!({"move": m.to_string(), "result": v.result, "plies": v.plies}))
+                .collect::<Vec<_>>(),
+        })),
     })
 }

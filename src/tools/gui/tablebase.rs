@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crate::core::{Position, Rules};
+use crate::core::{Move, Position, Rules};
 use crate::tb::probe::Tablebases;
 use crate::tb::{TbRules, Value};
 
@@ -65,6 +65,49 @@ pub fn probe(pos: &Position, rules: &Rules) -> Option<TbAnswer> {
     })
 }
 
+/// Each legal move's value for the side that plays it, best first, when
+/// the databases hold the position and its successors.
+pub fn move_values(pos: &Position, rules: &Rules, legal: &[Move]) -> Vec<(Move, TbAnswer)> {
+    if probe(pos, rules).is_none() {
+        return Vec::new();
+    }
+    let mut values: Vec<(Move, TbAnswer)> = legal
+        .iter()
+        .filter_map(|&m| {
+            let child = pos.play_unchecked(rules, m);
+            // A move that ends the game wins it (no draw ends a turn here).
+            if child.outcome(rules).is_some() {
+                let win = TbAnswer {
+                    result: "win",
+                    plies: Some(1),
+                };
+                return Some((m, win));
+            }
+            let theirs = probe(&child, rules)?;
+            let ours = match theirs.result {
+                "win" => "loss",
+                "loss" => "win",
+                _ => "draw",
+            };
+            let plies = theirs.plies.map(|p| p + 1);
+            Some((
+                m,
+                TbAnswer {
+                    result: ours,
+                    plies,
+                },
+            ))
+        })
+        .collect();
+    // Wins first, the shortest first; then draws; then losses, the longest first.
+    values.sort_by_key(|(_, a)| match (a.result, a.plies) {
+        ("win", Some(p)) => (0, p as i64),
+        ("draw", _) => (1, 0),
+        (_, p) => (2, -(p.unwrap_or(0) as i64)),
+    });
+    values
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,7 +137,15 @@ mod tests {
             result: "win",
             plies: Some(1),
         };
-        assert_eq!(probe(&pos, &rules), Some(win));
+        assert_eq!(probe(&pos, &rules), Some(win.clone()));
+        // Every move valued, the winning removals first.
+        let mut list = crate::core::MoveList::new();
+        pos.legal_moves(&rules, &mut list);
+        let values = move_values(&pos, &rules, &list);
+        assert_eq!(values.len(), list.len());
+        assert_eq!(values[0].0.to_string(), "b2-a7xd5");
+        assert_eq!(values[0].1, win);
+        assert!(values.iter().any(|(_, a)| a.result == "loss"));
         let black = Position::from_fen(&fen.replace(" w ", " b "), &rules).unwrap();
         assert_eq!(probe(&black, &rules).map(|a| a.result), Some("loss"));
         // Other rules, or a subspace not built: nothing.

@@ -574,9 +574,16 @@ function renderTablebase(tb, side) {
   const box = $('tablebase');
   box.hidden = !tb;
   if (!tb) return;
+  const value = (t) => t.result === 'draw' ? 'draw' : t.result + ' in ' + t.plies;
   box.textContent = tb.result === 'draw'
     ? 'Database: a draw with best play'
     : 'Database: ' + side + ' ' + (tb.result === 'win' ? 'wins' : 'loses') + ' in ' + tb.plies + ' plies with best play';
+  if (tb.moves && tb.moves.length) {
+    const list = document.createElement('div');
+    list.className = 'tb-moves';
+    list.textContent = tb.moves.map((m) => m.move + ' ' + value(m)).join(', ');
+    box.appendChild(list);
+  }
 }
 
 function renderMoves() {

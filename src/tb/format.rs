@@ -72,6 +72,18 @@ impl Value {
         }
     }
 
+    /// The value, for the side that moved, of a move into a position of
+    /// this value (for the side then to move): a loss there is a win here,
+    /// one ply longer.
+    #[inline]
+    pub fn one_ply_back(self) -> Value {
+        match self {
+            Value::Loss(d) => Value::Win(d.saturating_add(1)),
+            Value::Win(d) => Value::Loss(d.saturating_add(1)),
+            Value::Draw => Value::Draw,
+        }
+    }
+
     /// Whether the encoding can hold it (wins odd, losses even, <= 254).
     pub fn representable(self) -> bool {
         match self {

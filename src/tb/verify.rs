@@ -146,26 +146,14 @@ fn check_slot(
     for &m in moves.iter() {
         let next = pos.play_unchecked(rules, m);
         let us = pos.side_to_move();
-        let mover_value = if m.has_removal() {
-            match next.outcome(rules) {
-                Some(Outcome::Win { winner, .. }) if winner == us => Value::Win(1),
-                _ => {
-                    let them = us.opponent();
-                    match tbs.probe_sets(next.pieces(them), next.pieces(us)) {
-                        Err(e) => return Some(format!("successor table: {e}")),
-                        Ok(Value::Loss(d)) => Value::Win(d + 1),
-                        Ok(Value::Win(d)) => Value::Loss(d + 1),
-                        Ok(Value::Draw) => Value::Draw,
-                    }
-                }
-            }
+        let ends_the_game = m.has_removal()
+            && matches!(next.outcome(rules), Some(Outcome::Win { winner, .. }) if winner == us);
+        let mover_value = if ends_the_game {
+            Value::Win(1)
         } else {
-            let them = us.opponent();
-            match tbs.probe_sets(next.pieces(them), next.pieces(us)) {
+            match tbs.probe_sets(next.pieces(us.opponent()), next.pieces(us)) {
                 Err(e) => return Some(format!("successor table: {e}")),
-                Ok(Value::Loss(d)) => Value::Win(d + 1),
-                Ok(Value::Win(d)) => Value::Loss(d + 1),
-                Ok(Value::Draw) => Value::Draw,
+                Ok(v) => v.one_ply_back(),
             }
         };
         match mover_value {

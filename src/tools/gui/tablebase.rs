@@ -42,70 +42,59 @@ pub struct TbAnswer {
     pub plies: Option<u32>,
 }
 
-/// The databases' verdict on `pos`, when they are open, fit `rules` and
+impl From<Value> for TbAnswer {
+    fn from(value: Value) -> TbAnswer {
+        let (result, plies) = match value {
+            Value::Win(d) => ("win", Some(d.into())),
+            Value::Loss(d) => ("loss", Some(d.into())),
+            Value::Draw => ("draw", None),
+        };
+        TbAnswer { result, plies }
+    }
+}
+
+/// The databases' value of `pos`, when they are open, fit `rules` and
 /// hold its subspace (both hands empty).
-pub fn probe(pos: &Position, rules: &Rules) -> Option<TbAnswer> {
+fn value(pos: &Position, rules: &Rules) -> Option<Value> {
     let (_, tables) = TABLES.get()?;
     if !tables.fits(rules) {
         return None;
     }
-    Some(match tables.probe(pos)? {
-        Value::Win(d) => TbAnswer {
-            result: "win",
-            plies: Some(d.into()),
-        },
-        Value::Loss(d) => TbAnswer {
-            result: "loss",
-            plies: Some(d.into()),
-        },
-        Value::Draw => TbAnswer {
-            result: "draw",
-            plies: None,
-        },
-    })
+    tables.probe(pos)
+}
+
+/// The databases' verdict on `pos`, side to move's view.
+pub fn probe(pos: &Position, rules: &Rules) -> Option<TbAnswer> {
+    value(pos, rules).map(TbAnswer::from)
 }
 
 /// Each legal move's value for the side that plays it, best first, when
 /// the databases hold the position and its successors.
 pub fn move_values(pos: &Position, rules: &Rules, legal: &[Move]) -> Vec<(Move, TbAnswer)> {
-    if probe(pos, rules).is_none() {
+    if value(pos, rules).is_none() {
         return Vec::new();
     }
-    let mut values: Vec<(Move, TbAnswer)> = legal
+    let mut values: Vec<(Move, Value)> = legal
         .iter()
         .filter_map(|&m| {
             let child = pos.play_unchecked(rules, m);
             // A move that ends the game wins it (no draw ends a turn here).
             if child.outcome(rules).is_some() {
-                let win = TbAnswer {
-                    result: "win",
-                    plies: Some(1),
-                };
-                return Some((m, win));
+                return Some((m, Value::Win(1)));
             }
-            let theirs = probe(&child, rules)?;
-            let ours = match theirs.result {
-                "win" => "loss",
-                "loss" => "win",
-                _ => "draw",
-            };
-            let plies = theirs.plies.map(|p| p + 1);
-            Some((
-                m,
-                TbAnswer {
-                    result: ours,
-                    plies,
-                },
-            ))
+            Some((m, value(&child, rules)?.one_ply_back()))
         })
         .collect();
     // Wins first, the shortest first; then draws; then losses, the longest first.
-    values.sort_by_key(|(_, a)| match (a.result, a.plies) {
-        ("win", Some(p)) => (0, p as i64),
-        ("draw", _) => (1, 0),
-        (_, p) => (2, -(p.unwrap_or(0) as i64)),
+    values.sort_by_key(|&(_, v)| match v {
+        Value::Win(d) => (0, i32::from(d)),
+        Value::Draw => (1, 0),
+        Value::Loss(d) => (2, -i32::from(d)),
     });
     values
+        .into_iter()
+        .map(|(m, v)| (m, TbAnswer::from(v)))
+        .collect()
 }
 
 #[cfg(test)]

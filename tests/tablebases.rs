@@ -17,6 +17,19 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// 3-3 of the standard rules, built into a fresh temporary directory.
+fn three_three(name: &str) -> (PathBuf, TbRules) {
+    let dir = temp_dir(name);
+    let nine = TbRules::from_rules(&Rules::default()).unwrap();
+    let opts = Options {
+        dir: dir.clone(),
+        threads: 1,
+        memory: 1 << 30,
+    };
+    build::build_pair(nine, 3, 3, &opts, &|_| {}).unwrap();
+    (dir, nine)
+}
+
 fn published() -> Vec<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tablebases/published.tsv");
     std::fs::read_to_string(path)
@@ -75,14 +88,7 @@ fn small_tables_verify_and_equal_the_published_counts() {
 
 #[test]
 fn tables_for_other_rules_or_damaged_files_are_refused() {
-    let dir = temp_dir("refuse");
-    let nine = TbRules::from_rules(&Rules::default()).unwrap();
-    let opts = Options {
-        dir: dir.clone(),
-        threads: 1,
-        memory: 1 << 30,
-    };
-    build::build_pair(nine, 3, 3, &opts, &|_| {}).unwrap();
+    let (dir, nine) = three_three("refuse");
     let no_fly = TbRules::from_rules(&Variant::ChengSanQi.rules()).unwrap();
     assert!(matches!(
         MappedTable::open(&dir, 3, 3, no_fly),
@@ -134,14 +140,7 @@ fn tables_for_other_rules_or_damaged_files_are_refused() {
 
 #[test]
 fn verification_names_a_wrong_value() {
-    let dir = temp_dir("wrong");
-    let nine = TbRules::from_rules(&Rules::default()).unwrap();
-    let opts = Options {
-        dir: dir.clone(),
-        threads: 1,
-        memory: 1 << 30,
-    };
-    build::build_pair(nine, 3, 3, &opts, &|_| {}).unwrap();
+    let (dir, nine) = three_three("wrong");
     let path = dir.join(format::file_name(3, 3));
     let mut bytes = std::fs::read(&path).unwrap();
     // The first slot that holds a win: make it a loss.

@@ -392,6 +392,31 @@ fn sanmill_6_cheng_san_qi() {
     check_variant(Variant::ChengSanQi, 1262);
 }
 
+#[test]
+fn sanmill_2_dooz() {
+    check_variant(Variant::Dooz, 914);
+}
+
+#[test]
+fn sanmill_7_da_san_qi() {
+    check_variant(Variant::DaSanQi, 967);
+}
+
+#[test]
+fn sanmill_8_zhi_qi() {
+    check_variant(Variant::ZhiQi, 979);
+}
+
+#[test]
+fn sanmill_9_el_filja() {
+    check_variant(Variant::ElFilja, 1113);
+}
+
+#[test]
+fn sanmill_10_experimental() {
+    check_variant(Variant::Experimental, 912);
+}
+
 /// Our state in the golden file's words: phase and action from the FEN
 /// we write (`p`/`m`/`o`, `p`/`s`/`r`/`?`), side, counts and winner.
 fn golden_state(rules: &Rules, pos: &Position) -> Vec<(&'static str, String)> {

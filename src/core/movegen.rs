@@ -366,8 +366,7 @@ fn enumerate_removals(
 ) {
     let victim = pos.removal_victim();
     let removable = pos.removal_targets(rules);
-    let done =
-        owed == 0 || removable.is_empty() || pos.material(victim) < Rules::MIN_PIECES as u32;
+    let done = owed == 0 || removable.is_empty() || pos.material(victim) < Rules::MIN_PIECES as u32;
     if done {
         if depth == 0 {
             return;

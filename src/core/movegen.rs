@@ -299,11 +299,12 @@ impl Position {
     /// where the rules allow (perft's last ply).
     pub fn count_moves(&self, rules: &Rules) -> u64 {
         let us = self.side;
-        if self.pending > 0
-            || rules.remove_multiple
-            || rules.one_time_mills
-            || rules.blocked_removes
-            || (rules.placing_mill != PlacingMill::RemoveFromBoard && self.hand[us.index()] > 0)
+        // `|` rather than `||`: flags read together, one branch.
+        if (self.pending > 0)
+            | rules.remove_multiple
+            | rules.one_time_mills
+            | rules.blocked_removes
+            | (rules.placing_mill != PlacingMill::RemoveFromBoard && self.hand[us.index()] > 0)
             || self.material(us) < Rules::MIN_PIECES as u32
             || self.material(us.opponent()) < Rules::MIN_PIECES as u32
         {

@@ -37,8 +37,11 @@ impl PerftTable {
         // The record of formed mills, marked points and removals owed by
         // the side not to move, of one's own pieces or more than three do
         // not fit the packed key.
-        let unpacked =
-            (pos.marked.0 != 0) | (pos.next_owed != 0) | pos.own_removal | (pos.pending > 3);
+        let unpacked = (pos.marked.0
+            | pos.next_owed as u8 as u32
+            | pos.own_removal as u32
+            | (pos.pending >> 2) as u32)
+            != 0;
         if rules.one_time_mills || unpacked {
             return (pos.key() ^ (depth as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)) | 1;
         }

@@ -404,14 +404,20 @@ impl Position {
         }
     }
 
-    /// Removes the opponent's piece at `p` without checks (during placing
-    /// under the mark-and-delay rule, marks its point instead).
+    /// Removes the opponent's piece at `p` without checks or marks.
     #[inline]
-    pub(crate) fn do_remove(&mut self, rules: &Rules, p: Point) {
+    fn remove_opponent(&mut self, p: Point) {
         let them = self.side.opponent();
         self.board[them.index()] = self.board[them.index()].without(p);
         self.key ^= zobrist::piece(them, p);
         self.rule50 = 0;
+    }
+
+    /// Removes the opponent's piece at `p` without checks (during placing
+    /// under the mark-and-delay rule, marks its point instead).
+    #[inline]
+    pub(crate) fn do_remove(&mut self, rules: &Rules, p: Point) {
+        self.remove_opponent(p);
         if rules.placing_mill == PlacingMill::MarkAndDelay && self.placing_turn {
             self.marked = self.marked.with(p);
             self.key ^= zobrist::marked(p);
@@ -471,12 +477,11 @@ impl Position {
         let was_placing = self.placing_turn;
         self.side = self.side.opponent();
         self.placing_turn = self.hand[self.side.index()] > 0;
-        // Rare: owed removals change hands, or the last piece in hand was
-        // just placed (the standard rules then simply alternate).
-        if (self.next_owed != 0)
-            | self.own_removal
-            | (was_placing && (self.hand[0] | self.hand[1]) == 0 && rules.placing_end_matters())
-        {
+        // Rare: a placing turn hands the move to a side with nothing in
+        // hand (the end of placing; the standard rules then simply
+        // alternate). Removals owed next are handed over by
+        // `end_removal_turn`: only a removal-only turn ends with them.
+        if was_placing & !self.placing_turn {
             self.after_turn_rare(rules, was_placing);
         }
     }
@@ -486,22 +491,11 @@ impl Position {
     #[cold]
     #[inline(never)]
     fn after_turn_rare(&mut self, rules: &Rules, was_placing: bool) {
-        if self.own_removal {
-            self.own_removal = false;
-            self.key ^= zobrist::KEYS.own_removal;
-        }
-        if self.next_owed != 0 {
-            let n = self.next_owed;
-            self.key ^= zobrist::next_owed(n);
-            self.next_owed = 0;
-            self.set_pending(n.unsigned_abs());
-            if n < 0 {
-                self.own_removal = true;
-                self.key ^= zobrist::KEYS.own_removal;
-            }
-            return;
-        }
-        if !(was_placing && (self.hand[0] | self.hand[1]) == 0) {
+        debug_assert!(
+            !self.own_removal && self.next_owed == 0,
+            "removal-only turns settle what they owe first"
+        );
+        if !(was_placing && (self.hand[0] | self.hand[1]) == 0 && rules.placing_end_matters()) {
             return;
         }
         for p in self.marked {
@@ -557,6 +551,25 @@ impl Position {
         self.set_next_owed(black);
     }
 
+    /// Ends a turn whose owed removals are paid: the opponent then owes
+    /// what was owed next (the end of placing's second removals).
+    fn end_removal_turn(&mut self, rules: &Rules) {
+        if self.own_removal {
+            self.own_removal = false;
+            self.key ^= zobrist::KEYS.own_removal;
+        }
+        let n = self.next_owed;
+        self.set_next_owed(0);
+        self.end_turn(rules);
+        if n != 0 {
+            self.set_pending(n.unsigned_abs());
+            if n < 0 {
+                self.own_removal = true;
+                self.key ^= zobrist::KEYS.own_removal;
+            }
+        }
+    }
+
     fn set_side(&mut self, c: Color) {
         if self.side != c {
             self.side = c;
@@ -589,11 +602,11 @@ impl Position {
         if rules.one_time_mills {
             next.record_formed_mills(rules, to);
         }
-        if rules.placing_mill == PlacingMill::RemoveFromHand && m.from().is_none() {
-            next.take_from_hand_unchecked(rules, to, m);
+        if rules.placing_mill != PlacingMill::RemoveFromBoard {
+            return next.finish_placing_mill_unchecked(rules, to, m);
         }
         for r in m.removals() {
-            next.do_remove(rules, r);
+            next.remove_opponent(r);
         }
         next.end_turn(rules);
         #[cfg(debug_assertions)]
@@ -601,17 +614,28 @@ impl Position {
         next
     }
 
-    /// The hand removal of a placement that closes a mill (remove-from-hand
-    /// rule); the move lists board removals only once the hand is empty.
+    /// The rest of `play_unchecked` under a placing-mill rule other than
+    /// the standard one: the hand removal of a placement that closes a mill
+    /// (remove-from-hand; the move lists board removals only once the
+    /// hand is empty), or removals that only mark (mark-and-delay).
     #[cold]
     #[inline(never)]
-    fn take_from_hand_unchecked(&mut self, rules: &Rules, to: Point, m: Move) {
-        let own = self.board[self.side.index()];
-        let earned = self.removals_earned(rules, to, own);
-        if earned > 0 && self.hand[self.side.opponent().index()] > 0 {
-            let left = self.take_from_hand(earned);
-            debug_assert!(left as usize == m.removal_count() || left == 0);
+    fn finish_placing_mill_unchecked(mut self, rules: &Rules, to: Point, m: Move) -> Position {
+        if rules.placing_mill == PlacingMill::RemoveFromHand && m.from().is_none() {
+            let own = self.board[self.side.index()];
+            let earned = self.removals_earned(rules, to, own);
+            if earned > 0 && self.hand[self.side.opponent().index()] > 0 {
+                let left = self.take_from_hand(earned);
+                debug_assert!(left as usize == m.removal_count() || left == 0);
+            }
         }
+        for r in m.removals() {
+            self.do_remove(rules, r);
+        }
+        self.end_turn(rules);
+        #[cfg(debug_assertions)]
+        self.assert_invariants(rules);
+        self
     }
 
     /// A turn that only removes: owed removals (all of them, or three of
@@ -635,7 +659,7 @@ impl Position {
                 || next.material(next.removal_victim()) < Rules::MIN_PIECES as u32
                 || next.removal_targets(rules).is_empty()
             {
-                next.end_turn(rules);
+                next.end_removal_turn(rules);
             }
         }
         #[cfg(debug_assertions)]
@@ -726,7 +750,7 @@ impl Position {
                 if m.removals().skip_while(|&x| x != r).nth(1).is_some() {
                     return Err(PlayError::TooManyRemovals);
                 }
-                next.end_turn(rules);
+                next.end_removal_turn(rules);
                 break;
             }
         }

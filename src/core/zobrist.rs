@@ -142,7 +142,7 @@ pub fn marked(p: Point) -> u64 {
 #[inline]
 pub fn next_owed(n: i8) -> u64 {
     let m = MAX_NEXT_OWED as i32;
-    KEYS.next_owed[(n as i32).clamp(-m, m) as usize + MAX_NEXT_OWED]
+    KEYS.next_owed[((n as i32).clamp(-m, m) + m) as usize]
 }
 
 #[cfg(test)]
@@ -160,6 +160,10 @@ mod tests {
         all.extend(KEYS.next_owed.iter().filter(|&&k| k != 0));
         all.push(KEYS.black_to_move);
         assert!(all.iter().all(|&k| k != 0));
+        // Owed counts of either sign have their own keys; none owed has 0.
+        assert_eq!(next_owed(0), 0);
+        assert_ne!(next_owed(-1), next_owed(1));
+        assert_eq!(next_owed(-1), KEYS.next_owed[MAX_NEXT_OWED - 1]);
         let n = all.len();
         all.sort_unstable();
         all.dedup();

@@ -253,11 +253,11 @@ impl Position {
         } else {
             1
         };
-        if pending > most {
-            return Err(FenError::TooManyRemovals {
-                owed: pending,
-                most,
-            });
+        // The side not to move owes at most as much (end-of-placing rules).
+        for owed in [pending, next_owed.unsigned_abs()] {
+            if owed > most {
+                return Err(FenError::TooManyRemovals { owed, most });
+            }
         }
         let hand = s.in_hand[s.side.index()];
         match s.action {
@@ -472,6 +472,15 @@ mod tests {
         );
         assert_eq!(err(&START.replacen('*', "X", 1)), FenError::MarkedPoints);
         assert_eq!(err(&format!("{START} s:1")), FenError::NotBlocked);
+        // A full board's removals: one each; the side not to move owing 9
+        // is refused.
+        let zhi_qi = Variant::ZhiQi.rules();
+        let full = "@O@O@O@O/O@O@O@O@/@O@O@O@O w m r 12 0 12 0 1 9 0 0 0 0 0 0 13";
+        assert_eq!(
+            Position::from_fen(full, &zhi_qi),
+            Err(FenError::TooManyRemovals { owed: 9, most: 1 })
+        );
+        assert!(Position::from_fen(&full.replace(" 1 9 ", " 1 1 "), &zhi_qi).is_ok());
         assert_eq!(
             err(&format!("{START} s:2")),
             FenError::UnknownToken("s:2".into())

@@ -3,8 +3,9 @@
 //! The data in `tests/data/sanmill/` was copied from Sanmill
 //! (github.com/calcitem/Sanmill, snapshot a6623f88; format and notation in
 //! the project's `shared/conformance/sanmill/README.md`): `N.json` holds 8
-//! seeded random games of Sanmill preset `N` (0 nine, 1 twelve,
-//! 3 Morabaraba, 4 Russian, 5 Lasker, 6 Cheng San Qi), every position with
+//! seeded random games of Sanmill preset `N` (0 nine, 1 twelve, 2 Dooz,
+//! 3 Morabaraba, 4 Russian, 5 Lasker, 6 Cheng San Qi, 7 Da San Qi, 8 Zhi
+//! Qi, 9 El Filja, 10 Experimental), every position with
 //! its FEN, its legal moves in Sanmill's atomic notation and the move
 //! played; `golden_games.json` holds 14 hand-written nine men's morris games
 //! with their expected final state. Only the data is used, no Sanmill code.
@@ -26,7 +27,7 @@
 //! side, phase, action and winner compared.
 //!
 //! Mismatches are collected and reported together at the end of each test,
-//! which also asserts how many positions it checked (6,904 in all), so it
+//! which also asserts how many positions it checked (11,789 in all), so it
 //! cannot pass on missing data.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -390,6 +391,31 @@ fn sanmill_5_lasker() {
 #[test]
 fn sanmill_6_cheng_san_qi() {
     check_variant(Variant::ChengSanQi, 1262);
+}
+
+#[test]
+fn sanmill_2_dooz() {
+    check_variant(Variant::Dooz, 914);
+}
+
+#[test]
+fn sanmill_7_da_san_qi() {
+    check_variant(Variant::DaSanQi, 967);
+}
+
+#[test]
+fn sanmill_8_zhi_qi() {
+    check_variant(Variant::ZhiQi, 979);
+}
+
+#[test]
+fn sanmill_9_el_filja() {
+    check_variant(Variant::ElFilja, 1113);
+}
+
+#[test]
+fn sanmill_10_experimental() {
+    check_variant(Variant::Experimental, 912);
 }
 
 /// Our state in the golden file's words: phase and action from the FEN

@@ -2,24 +2,29 @@
 //! into a [`Position`], and writing.
 //!
 //! Fields: board (`inner/middle/outer`, each ring from 12 o'clock
-//! clockwise, `O` white, `@` black, `*` empty), side (`w`/`b`), phase
+//! clockwise, `O` white, `@` black, `*` empty, `X` marked), side (`w`/`b`), phase
 //! (`r`/`p`/`m`/`o`), action (`p`/`s`/`r`, `?` when over), white on board,
 //! white in hand, black on board, black in hand, white to remove, black to
 //! remove, white's last mill from/to, black's last mill from/to (square ids
 //! 8..31, 0 none), formed-mills bitboard `(white << 32) | black`, plies
 //! since the last placement or removal, full-move number. A trailing `ids:nodes` token
-//! switches fields 11-15 to node ids 0..23 (-1 none).
+//! switches fields 11-15 to node ids 0..23 (-1 none); a trailing `s:1`
+//! says the removal owed is a blocked side's (blocked-removes rule): the
+//! side stays to move after it.
 
 use std::fmt::Write as _;
 
 use super::point::{Bitboard, Color, Point};
 use super::position::Position;
-use super::rules::Rules;
+use super::rules::{PlacingMill, Rules};
 
 /// A FEN read but not yet checked against the rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
     pub board: [Bitboard; 2],
+    /// Marked points (`X`): removed pieces that block their points until
+    /// placing ends (mark-and-delay rules).
+    pub marked: Bitboard,
     pub side: Color,
     pub phase: char,
     pub action: char,
@@ -31,18 +36,22 @@ pub struct Setup {
     pub formed: [Bitboard; 2],
     pub rule50: u16,
     pub fullmove: u16,
+    /// `s:1`: the removal owed is a blocked side's, who then moves again.
+    pub blocked_removal: bool,
 }
 
 /// Everything that can be wrong with a FEN, one variant per way.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
-    #[error("FEN has {0} fields, expected 17 (or 18 ending in `ids:nodes`)")]
+    #[error("FEN has {0} fields, expected 17 (then optionally `ids:nodes`, `s:1`)")]
     FieldCount(usize),
-    #[error("unknown FEN token `{0}` after field 17 (only `ids:nodes` is understood)")]
+    #[error("unknown FEN token `{0}` after field 17 (only `ids:nodes` and `s:1` are understood)")]
     UnknownToken(String),
+    #[error("FEN says (`s:1`) a blocked side removes, but the side to move is not blocked")]
+    NotBlocked,
     #[error("FEN board `{0}` must be three rings of 8 points separated by `/`")]
     BoardShape(String),
-    #[error("FEN board has `{0}` at point {1}; expected `O`, `@` or `*`")]
+    #[error("FEN board has `{0}` at point {1}; expected `O`, `@`, `*` or `X`")]
     BoardChar(char, Point),
     #[error("FEN side to move `{0}` must be `w` or `b`")]
     Side(String),
@@ -66,6 +75,8 @@ pub enum FenError {
     FormedBits,
     #[error("FEN makes {0} remove its own pieces, which these rules never do")]
     NegativeRemoval(Color),
+    #[error("FEN marks points (`X`), which only the mark-and-delay rule does, while placing")]
+    MarkedPoints,
     #[error("FEN gives a removal to {0}, who is not to move")]
     RemovalForIdleSide(Color),
     #[error("FEN owes {owed} removals; these rules allow at most {most}")]
@@ -95,13 +106,21 @@ impl Setup {
     /// Reads a FEN's fields without judging whether they make a position.
     pub fn parse(fen: &str) -> Result<Setup, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
-        let node_ids = match fields.len() {
-            17 => false,
-            18 if fields[17].eq_ignore_ascii_case("ids:nodes") => true,
-            18 => return Err(FenError::UnknownToken(fields[17].to_string())),
-            n => return Err(FenError::FieldCount(n)),
-        };
+        if !(17..=19).contains(&fields.len()) {
+            return Err(FenError::FieldCount(fields.len()));
+        }
+        let (mut node_ids, mut blocked_removal) = (false, false);
+        for extra in &fields[17..] {
+            if extra.eq_ignore_ascii_case("ids:nodes") && !node_ids {
+                node_ids = true;
+            } else if extra.eq_ignore_ascii_case("s:1") && !blocked_removal {
+                blocked_removal = true;
+            } else if !extra.eq_ignore_ascii_case("s:0") {
+                return Err(FenError::UnknownToken(extra.to_string()));
+            }
+        }
         let mut board = [Bitboard::EMPTY; 2];
+        let mut marked = Bitboard::EMPTY;
         let rings: Vec<&str> = fields[0].split('/').collect();
         if rings.len() != 3 || rings.iter().any(|r| r.chars().count() != 8) {
             return Err(FenError::BoardShape(fields[0].to_string()));
@@ -111,6 +130,7 @@ impl Setup {
             match c {
                 'O' | 'o' => board[0] = board[0].with(p),
                 '@' => board[1] = board[1].with(p),
+                'X' | 'x' => marked = marked.with(p),
                 '*' => {}
                 other => return Err(FenError::BoardChar(other, p)),
             }
@@ -163,6 +183,7 @@ impl Setup {
         let formed = [half(formed_raw >> 32)?, half(formed_raw & 0xffff_ffff)?];
         Ok(Setup {
             board,
+            marked,
             side,
             phase,
             action,
@@ -173,6 +194,7 @@ impl Setup {
             formed,
             rule50: number(&fields, 15)?,
             fullmove: number(&fields, 16)?,
+            blocked_removal,
         })
     }
 }
@@ -198,14 +220,23 @@ impl Position {
                     max: rules.pieces,
                 });
             }
-            if s.to_remove[i] < 0 {
+            if s.to_remove[i] < 0 && rules.placing_mill != PlacingMill::ByMillCounts {
                 return Err(FenError::NegativeRemoval(c));
             }
-            if s.to_remove[i] > 0 && c != s.side {
+            if s.to_remove[i] != 0 && c != s.side && !rules.has_placing_end_removals() {
                 return Err(FenError::RemovalForIdleSide(c));
             }
         }
-        let stated = s.to_remove[s.side.index()] as u8;
+        // Marks stay until the removal of the last placement is made.
+        if s.marked.nonempty()
+            && (rules.placing_mill != PlacingMill::MarkAndDelay
+                || (s.in_hand[0] == 0 && s.in_hand[1] == 0 && s.action != 'r'))
+        {
+            return Err(FenError::MarkedPoints);
+        }
+        let own_removal = s.to_remove[s.side.index()] < 0;
+        let stated = s.to_remove[s.side.index()].unsigned_abs();
+        let next_owed = s.to_remove[s.side.opponent().index()];
         let pending = match (s.action, stated) {
             ('r', 0) => 1,
             ('r', n) => n,
@@ -214,12 +245,19 @@ impl Position {
         };
         // One removal per turn unless the rules remove one per mill (at
         // most three lines meet at a point).
-        let most = if rules.remove_multiple { 3 } else { 1 };
-        if pending > most {
-            return Err(FenError::TooManyRemovals {
-                owed: pending,
-                most,
-            });
+        let most = if rules.placing_mill == PlacingMill::ByMillCounts {
+            // Removals by mill counts: at most one more than the mills.
+            rules.geometry().lines.len() as u8 + 1
+        } else if rules.remove_multiple {
+            3
+        } else {
+            1
+        };
+        // The side not to move owes at most as much (end-of-placing rules).
+        for owed in [pending, next_owed.unsigned_abs()] {
+            if owed > most {
+                return Err(FenError::TooManyRemovals { owed, most });
+            }
         }
         let hand = s.in_hand[s.side.index()];
         match s.action {
@@ -253,9 +291,27 @@ impl Position {
             formed: s.formed,
             rule50: s.rule50,
             fullmove: s.fullmove.max(1),
+            marked: s.marked,
+            own_removal: own_removal && pending > 0,
+            next_owed,
             key: 0,
         };
-        if pending > 0 && pos.removable(rules).is_empty() {
+        // A blocked side's removal is written as one removal owed, marked
+        // `s:1`; here it follows from the position itself.
+        if s.blocked_removal {
+            let mut unowed = pos;
+            unowed.pending = 0;
+            if !rules.blocked_removes
+                || pending != 1
+                || next_owed != 0
+                || own_removal
+                || unowed.blocked_targets(rules).is_empty()
+            {
+                return Err(FenError::NotBlocked);
+            }
+            pos = unowed;
+        }
+        if pos.pending > 0 && pos.removal_targets(rules).is_empty() {
             return Err(FenError::NothingToRemove);
         }
         pos.key = pos.compute_key();
@@ -278,11 +334,18 @@ impl Position {
                 'O'
             } else if self.board[1].contains(p) {
                 '@'
+            } else if self.marked.contains(p) {
+                'X'
             } else {
                 '*'
             });
         }
         let over = self.outcome(rules).is_some();
+        // A stuck side's removal shows as one removal owed.
+        let blocked = !over
+            && rules.blocked_removes
+            && self.pending == 0
+            && self.blocked_targets(rules).nonempty();
         let placing = if self.pending > 0 {
             self.placing_turn
         } else {
@@ -295,7 +358,7 @@ impl Position {
         };
         let action = if over {
             '?'
-        } else if self.pending > 0 {
+        } else if self.pending > 0 || blocked {
             'r'
         } else if self.is_placing() {
             'p'
@@ -303,7 +366,17 @@ impl Position {
             's'
         };
         let side = if self.side == Color::White { 'w' } else { 'b' };
-        let removes = |c: Color| if c == self.side { self.pending } else { 0 };
+        let removes = |c: Color| -> i32 {
+            if c != self.side {
+                i32::from(self.next_owed)
+            } else if blocked {
+                1
+            } else if self.own_removal {
+                -i32::from(self.pending)
+            } else {
+                i32::from(self.pending)
+            }
+        };
         let formed = ((self.formed[0].0 as u64) << 8 << 32) | ((self.formed[1].0 as u64) << 8);
         let _ = write!(
             s,
@@ -317,6 +390,9 @@ impl Position {
             self.rule50,
             self.fullmove
         );
+        if blocked {
+            s.push_str(" s:1");
+        }
         s
     }
 }
@@ -391,8 +467,23 @@ mod tests {
             FenError::BoardShape("********/********/*******".into())
         );
         assert_eq!(
-            err(&START.replacen('*', "X", 1)),
-            FenError::BoardChar('X', Point::ALL[0])
+            err(&START.replacen('*', "Y", 1)),
+            FenError::BoardChar('Y', Point::ALL[0])
+        );
+        assert_eq!(err(&START.replacen('*', "X", 1)), FenError::MarkedPoints);
+        assert_eq!(err(&format!("{START} s:1")), FenError::NotBlocked);
+        // A full board's removals: one each; the side not to move owing 9
+        // is refused.
+        let zhi_qi = Variant::ZhiQi.rules();
+        let full = "@O@O@O@O/O@O@O@O@/@O@O@O@O w m r 12 0 12 0 1 9 0 0 0 0 0 0 13";
+        assert_eq!(
+            Position::from_fen(full, &zhi_qi),
+            Err(FenError::TooManyRemovals { owed: 9, most: 1 })
+        );
+        assert!(Position::from_fen(&full.replace(" 1 9 ", " 1 1 "), &zhi_qi).is_ok());
+        assert_eq!(
+            err(&format!("{START} s:2")),
+            FenError::UnknownToken("s:2".into())
         );
         assert_eq!(
             err(&START.replace(" w ", " x ")),

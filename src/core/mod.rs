@@ -20,4 +20,4 @@ pub use moves::{Move, MoveList, MoveParseError};
 pub use options::{OptionKind, OptionValue, RuleOption};
 pub use point::{Bitboard, Color, Point};
 pub use position::{DrawReason, Outcome, PlayError, Position, WinReason};
-pub use rules::{FullBoardAction, Rules, Variant};
+pub use rules::{FullBoardAction, PlacingMill, Rules, Variant};

@@ -4,7 +4,7 @@
 use super::moves::{Move, MoveList};
 use super::point::{Bitboard, Point};
 use super::position::Position;
-use super::rules::Rules;
+use super::rules::{PlacingMill, Rules};
 
 /// What every step of one generation shares.
 struct StepGen {
@@ -47,7 +47,10 @@ impl Position {
         let adjacent = &g.adjacent;
         // A step can close a mill only on a point that completes a line of
         // the pieces before the step (a slide only takes one away).
-        let closers = g.closing_points(own, empty);
+        let mut closers = g.closing_points(own, empty);
+        if self.hand[us.index()] > 0 && rules.placing_mill != PlacingMill::RemoveFromBoard {
+            closers = self.placing_closers(rules, closers);
+        }
         let ctx = StepGen {
             closers,
             // The opponent's removable pieces do not depend on our step.
@@ -86,6 +89,34 @@ impl Position {
                     self.push_step(rules, &ctx, step, to, rest.with(to), list);
                 }
             }
+            if rules.blocked_removes && list.is_empty() {
+                self.push_blocked_removals(rules, list);
+            }
+        }
+    }
+
+    /// The closing points whose placements remove from the board under a
+    /// placing-mill rule other than the standard one: none while the
+    /// mills take from the opponent's hand or wait for the end of placing.
+    /// (Slides while placing still remove from the board.)
+    #[cold]
+    #[inline(never)]
+    fn placing_closers(&self, rules: &Rules, closers: Bitboard) -> Bitboard {
+        match rules.placing_mill {
+            PlacingMill::RemoveFromHand if self.hand[self.side.opponent().index()] > 0 => {
+                Bitboard::EMPTY
+            }
+            PlacingMill::ByMillCounts => Bitboard::EMPTY,
+            _ => closers,
+        }
+    }
+
+    /// A stuck side's removals under the blocked-removes rule.
+    #[cold]
+    #[inline(never)]
+    fn push_blocked_removals(&self, rules: &Rules, list: &mut MoveList) {
+        for r in self.blocked_targets(rules) {
+            list.push(Move::remove_only(r));
         }
     }
 
@@ -122,12 +153,20 @@ impl Position {
         list: &mut MoveList,
     ) {
         let earned = self.removals_earned(rules, to, own_after);
-        if earned == 0 || ctx.removable.is_empty() {
+        // A step that leaves a side stuck removes as a stuck side does.
+        let removable = if rules.blocked_removes && earned > 0 {
+            let mut after = *self;
+            after.do_step(rules, step.from(), to);
+            after.removal_targets(rules)
+        } else {
+            ctx.removable
+        };
+        if earned == 0 || removable.is_empty() {
             if !ctx.mills_only {
                 list.push(step);
             }
         } else if earned == 1 {
-            for r in ctx.removable {
+            for r in removable {
                 list.push(step.with_removal(r));
             }
         } else {
@@ -147,8 +186,11 @@ impl Position {
         owed: u8,
         list: &mut MoveList,
     ) {
-        let removable = after.removable(rules);
-        if owed == 1 || !rules.remove_multiple {
+        let removable = after.removal_targets(rules);
+        // One turn removes at most three (a move holds three removals);
+        // more owed are paid over several turns of the same side.
+        let owed = owed.min(3);
+        if owed == 1 {
             for r in removable {
                 list.push(match step {
                     Some(s) => s.with_removal(r),
@@ -177,7 +219,7 @@ impl Position {
             return false;
         }
         let Some(to) = m.to() else {
-            return self.pending > 0 && self.is_generated(rules, m);
+            return (self.pending > 0 || rules.blocked_removes) && self.is_generated(rules, m);
         };
         if self.pending > 0 || !self.empty().contains(to) {
             return false;
@@ -200,6 +242,9 @@ impl Position {
                 own.without(from).with(to)
             }
         };
+        if rules.placing_mill != PlacingMill::RemoveFromBoard || rules.blocked_removes {
+            return self.is_generated(rules, m);
+        }
         match self.removals_earned(rules, to, own_after) {
             0 => m.removal_count() == 0,
             1 => {
@@ -254,9 +299,12 @@ impl Position {
     /// where the rules allow (perft's last ply).
     pub fn count_moves(&self, rules: &Rules) -> u64 {
         let us = self.side;
-        if self.pending > 0
-            || rules.remove_multiple
-            || rules.one_time_mills
+        // `|` rather than `||`: flags read together, one branch.
+        if (self.pending > 0)
+            | rules.remove_multiple
+            | rules.one_time_mills
+            | rules.blocked_removes
+            | (rules.placing_mill != PlacingMill::RemoveFromBoard && self.hand[us.index()] > 0)
             || self.material(us) < Rules::MIN_PIECES as u32
             || self.material(us.opponent()) < Rules::MIN_PIECES as u32
         {
@@ -317,9 +365,9 @@ fn enumerate_removals(
     first: usize,
     list: &mut MoveList,
 ) {
-    let them = pos.side.opponent();
-    let removable = pos.removable(rules);
-    let done = owed == 0 || removable.is_empty() || pos.material(them) < Rules::MIN_PIECES as u32;
+    let victim = pos.removal_victim();
+    let removable = pos.removal_targets(rules);
+    let done = owed == 0 || removable.is_empty() || pos.material(victim) < Rules::MIN_PIECES as u32;
     if done {
         if depth == 0 {
             return;
@@ -346,7 +394,7 @@ fn enumerate_removals(
     }
     for r in removable {
         let mut next = pos;
-        next.do_remove(r);
+        next.remove_victim(rules, r);
         chosen[depth] = r;
         enumerate_removals(rules, step, next, owed - 1, chosen, depth + 1, first, list);
     }

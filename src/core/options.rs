@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use super::rules::{FullBoardAction, Rules, Variant};
+use super::rules::{FullBoardAction, PlacingMill, Rules, Variant};
 
 /// What an option looks like to a GUI, as `uci` lists it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,12 +124,15 @@ pub enum RuleOption {
     EndgameNMoveRule,
     ThreefoldRepetition,
     BoardFullAction,
+    MillFormationActionInPlacingPhase,
+    IsDefenderMoveFirst,
+    BlockedSideRemoves,
 }
 
 impl RuleOption {
     /// Every rule option, in the order `uci` lists them and the match
     /// runner applies them.
-    pub const ALL: [RuleOption; 12] = [
+    pub const ALL: [RuleOption; 15] = [
         RuleOption::Pieces,
         RuleOption::Flying,
         RuleOption::FlyPieceCount,
@@ -142,6 +145,9 @@ impl RuleOption {
         RuleOption::EndgameNMoveRule,
         RuleOption::ThreefoldRepetition,
         RuleOption::BoardFullAction,
+        RuleOption::MillFormationActionInPlacingPhase,
+        RuleOption::IsDefenderMoveFirst,
+        RuleOption::BlockedSideRemoves,
     ];
 
     /// The option's name, as `uci` lists it.
@@ -159,6 +165,9 @@ impl RuleOption {
             RuleOption::EndgameNMoveRule => "EndgameNMoveRule",
             RuleOption::ThreefoldRepetition => "ThreefoldRepetition",
             RuleOption::BoardFullAction => "BoardFullAction",
+            RuleOption::MillFormationActionInPlacingPhase => "MillFormationActionInPlacingPhase",
+            RuleOption::IsDefenderMoveFirst => "IsDefenderMoveFirst",
+            RuleOption::BlockedSideRemoves => "BlockedSideRemoves",
         }
     }
 
@@ -193,10 +202,16 @@ impl RuleOption {
             | RuleOption::MayRemoveMultiple
             | RuleOption::MayMoveInPlacingPhase
             | RuleOption::OneTimeUseMill
-            | RuleOption::ThreefoldRepetition => check(),
+            | RuleOption::ThreefoldRepetition
+            | RuleOption::IsDefenderMoveFirst
+            | RuleOption::BlockedSideRemoves => check(),
             RuleOption::BoardFullAction => OptionKind::Combo {
                 default: Rules::default().full_board.name(),
                 vars: &FullBoardAction::NAMES,
+            },
+            RuleOption::MillFormationActionInPlacingPhase => OptionKind::Combo {
+                default: Rules::default().placing_mill.name(),
+                vars: &PlacingMill::NAMES,
             },
         }
     }
@@ -217,6 +232,11 @@ impl RuleOption {
             RuleOption::EndgameNMoveRule => Int(rules.endgame_n_move_rule.into()),
             RuleOption::ThreefoldRepetition => Bool(rules.threefold),
             RuleOption::BoardFullAction => OptionValue::Choice(rules.full_board.name()),
+            RuleOption::MillFormationActionInPlacingPhase => {
+                OptionValue::Choice(rules.placing_mill.name())
+            }
+            RuleOption::IsDefenderMoveFirst => Bool(rules.defender_moves_first),
+            RuleOption::BlockedSideRemoves => Bool(rules.blocked_removes),
         }
     }
 
@@ -251,6 +271,17 @@ impl RuleOption {
                     _ => rules.full_board,
                 }
             }
+            RuleOption::MillFormationActionInPlacingPhase => {
+                rules.placing_mill = match value {
+                    OptionValue::Choice(name) => name.parse().map_err(|_| BadValue {
+                        value: raw.trim().to_string(),
+                        expected: PlacingMill::NAMES.join(" or "),
+                    })?,
+                    _ => rules.placing_mill,
+                }
+            }
+            RuleOption::IsDefenderMoveFirst => rules.defender_moves_first = flag,
+            RuleOption::BlockedSideRemoves => rules.blocked_removes = flag,
         }
         Ok(())
     }

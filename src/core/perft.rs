@@ -13,7 +13,9 @@ use super::rules::Rules;
 /// A memo of subtree counts. Keys are exact (the position packed into 59
 /// bits plus the depth, the board taken in the least of its 16 symmetric
 /// forms, which all have the same counts) except under one-time-use mills,
-/// whose record does not fit and which fall back on the 64-bit zobrist key.
+/// whose record does not fit and which fall back on the 64-bit zobrist key,
+/// as do the rare states of later variants (marked points, removals owed
+/// next or of one's own pieces).
 pub struct PerftTable {
     entries: Vec<[u64; 2]>,
     mask: usize,
@@ -32,7 +34,15 @@ impl PerftTable {
 
     #[inline]
     fn key(pos: &Position, rules: &Rules, depth: u32) -> u64 {
-        if rules.one_time_mills {
+        // The record of formed mills, marked points and removals owed by
+        // the side not to move, of one's own pieces or more than three do
+        // not fit the packed key.
+        let unpacked = (pos.marked.0
+            | pos.next_owed as u8 as u32
+            | pos.own_removal as u32
+            | (pos.pending >> 2) as u32)
+            != 0;
+        if rules.one_time_mills || unpacked {
             return (pos.key() ^ (depth as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)) | 1;
         }
         let (white, black) = canonical(pos.board[0].0, pos.board[1].0);

@@ -3,7 +3,7 @@
 
 use super::moves::{Move, MoveList};
 use super::point::{Bitboard, Color, Point};
-use super::rules::{FullBoardAction, Rules};
+use super::rules::{FullBoardAction, PlacingMill, Rules};
 use super::zobrist;
 
 /// Everything that decides the legal moves from here on (with the rules).
@@ -22,6 +22,16 @@ pub struct Position {
     /// Plies since the last placement or removal.
     pub(crate) rule50: u16,
     pub(crate) fullmove: u16,
+    /// Points whose pieces a mill removed during placing under the
+    /// mark-and-delay rule: occupied, in no mill, cleared when placing ends.
+    pub(crate) marked: Bitboard,
+    /// The pending removals take the side to move's own pieces (removals
+    /// by mill counts when neither side has a mill).
+    pub(crate) own_removal: bool,
+    /// Removals the opponent owes as soon as this turn ends (negative: of
+    /// its own pieces): the second half of the removals that follow the
+    /// end of placing.
+    pub(crate) next_owed: i8,
     pub(crate) key: u64,
 }
 
@@ -134,6 +144,9 @@ impl Position {
             formed: [Bitboard::EMPTY; 2],
             rule50: 0,
             fullmove: 1,
+            marked: Bitboard::EMPTY,
+            own_removal: false,
+            next_owed: 0,
             key: 0,
         };
         pos.key = pos.compute_key();
@@ -155,9 +168,30 @@ impl Position {
         self.hand[c.index()]
     }
 
+    /// The points that are not empty: pieces and marked points.
     #[inline]
     pub fn occupied(&self) -> Bitboard {
-        self.board[0] | self.board[1]
+        self.board[0] | self.board[1] | self.marked
+    }
+
+    /// Marked points (mark-and-delay rules): removed pieces that block
+    /// their points until placing ends.
+    #[inline]
+    pub fn marked(&self) -> Bitboard {
+        self.marked
+    }
+
+    /// Whether the pending removals take the side to move's own pieces.
+    #[inline]
+    pub fn owes_own_pieces(&self) -> bool {
+        self.own_removal
+    }
+
+    /// Removals the opponent owes once this turn ends (negative: of its
+    /// own pieces).
+    #[inline]
+    pub fn next_owed(&self) -> i8 {
+        self.next_owed
     }
 
     #[inline]
@@ -229,7 +263,13 @@ impl Position {
         if self.side == Color::Black {
             k ^= zobrist::KEYS.black_to_move;
         }
-        k ^ zobrist::pending(self.pending)
+        for p in self.marked {
+            k ^= zobrist::marked(p);
+        }
+        if self.own_removal {
+            k ^= zobrist::KEYS.own_removal;
+        }
+        k ^ zobrist::pending(self.pending) ^ zobrist::next_owed(self.next_owed)
     }
 
     /// The opponent's pieces the side to move may remove now.
@@ -243,6 +283,52 @@ impl Position {
         if free.nonempty() { free } else { theirs }
     }
 
+    /// Whether the side to move, in its moving phase, can neither slide
+    /// nor fly (with the blocked-removes rule it then removes instead).
+    pub fn is_stuck(&self, rules: &Rules) -> bool {
+        let us = self.side;
+        if self.placing_turn || self.hand[us.index()] > 0 {
+            return false;
+        }
+        let empty = self.empty();
+        if empty.is_empty() {
+            return true;
+        }
+        if self.can_fly(rules, us) {
+            return false;
+        }
+        (self.board[us.index()] & rules.geometry().neighbours(empty)).is_empty()
+    }
+
+    /// The pieces the side to move may remove now, whatever the reason:
+    /// a stuck side under the blocked-removes rule takes an opposing piece
+    /// next to one of its own (mills give no protection); owed removals
+    /// of its own pieces take those; otherwise [`Position::removable`].
+    pub fn removal_targets(&self, rules: &Rules) -> Bitboard {
+        let (us, them) = (self.side.index(), self.side.opponent().index());
+        if rules.blocked_removes && self.is_stuck(rules) {
+            return self.board[them] & rules.geometry().neighbours(self.board[us]);
+        }
+        if self.own_removal {
+            let own = self.board[us];
+            if rules.remove_from_mills_always {
+                return own;
+            }
+            let free = own & !rules.geometry().pieces_in_mills(own);
+            return if free.nonempty() { free } else { own };
+        }
+        self.removable(rules)
+    }
+
+    /// The colour whose pieces the pending removals take.
+    #[inline]
+    pub(crate) fn removal_victim(&self) -> Color {
+        if self.own_removal {
+            self.side
+        } else {
+            self.side.opponent()
+        }
+    }
     /// How many removals a step to `to` earns, with `own` the mover's pieces
     /// after the step (0 when it closes no mill that counts).
     #[inline]
@@ -318,25 +404,183 @@ impl Position {
         }
     }
 
-    /// Removes the opponent's piece at `p` without checks.
+    /// Removes the opponent's piece at `p` without checks or marks.
     #[inline]
-    pub(crate) fn do_remove(&mut self, p: Point) {
+    fn remove_opponent(&mut self, p: Point) {
         let them = self.side.opponent();
         self.board[them.index()] = self.board[them.index()].without(p);
         self.key ^= zobrist::piece(them, p);
         self.rule50 = 0;
     }
 
-    /// Ends the turn: no removal owed, the other side to move.
+    /// Removes the opponent's piece at `p` without checks (during placing
+    /// under the mark-and-delay rule, marks its point instead).
     #[inline]
-    pub(crate) fn end_turn(&mut self) {
+    pub(crate) fn do_remove(&mut self, rules: &Rules, p: Point) {
+        self.remove_opponent(p);
+        if rules.placing_mill == PlacingMill::MarkAndDelay && self.placing_turn {
+            self.marked = self.marked.with(p);
+            self.key ^= zobrist::marked(p);
+        }
+    }
+
+    /// Removes a piece of the colour the pending removals take.
+    #[inline]
+    pub(crate) fn remove_victim(&mut self, rules: &Rules, p: Point) {
+        if self.own_removal {
+            let us = self.side;
+            self.board[us.index()] = self.board[us.index()].without(p);
+            self.key ^= zobrist::piece(us, p);
+            self.rule50 = 0;
+        } else {
+            self.do_remove(rules, p);
+        }
+    }
+
+    /// A placement that closes a mill under the remove-from-hand rule
+    /// takes that many pieces from the opponent's hand; returns the
+    /// removals still owed from the board (the hand ran out).
+    pub(crate) fn take_from_hand(&mut self, earned: u8) -> u8 {
+        let them = self.side.opponent();
+        let h = self.hand[them.index()];
+        let taken = earned.min(h);
+        self.key ^= zobrist::hand(them, h) ^ zobrist::hand(them, h - taken);
+        self.hand[them.index()] = h - taken;
+        earned - taken
+    }
+
+    /// The board removals a mill closed by this turn's step earns (`earned`
+    /// by the lines), after the placing-mill rule: taken from the hand, or
+    /// none until placing ends. Steps that move pieces always remove from
+    /// the board.
+    #[inline]
+    pub(crate) fn placing_mill_effect(&mut self, rules: &Rules, placement: bool, earned: u8) -> u8 {
+        if !placement || earned == 0 {
+            return earned;
+        }
+        match rules.placing_mill {
+            PlacingMill::RemoveFromBoard | PlacingMill::MarkAndDelay => earned,
+            PlacingMill::RemoveFromHand => self.take_from_hand(earned),
+            PlacingMill::ByMillCounts => 0,
+        }
+    }
+
+    /// Ends the turn: no removal owed, the other side to move (then the
+    /// rules of the end of placing, and removals owed next, if any).
+    #[inline]
+    pub(crate) fn end_turn(&mut self, rules: &Rules) {
         self.key ^= zobrist::pending(self.pending) ^ zobrist::KEYS.black_to_move;
         self.pending = 0;
         if self.side == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
+        let was_placing = self.placing_turn;
         self.side = self.side.opponent();
         self.placing_turn = self.hand[self.side.index()] > 0;
+        // Rare: a placing turn hands the move to a side with nothing in
+        // hand (the end of placing; the standard rules then simply
+        // alternate). Removals owed next are handed over by
+        // `end_removal_turn`: only a removal-only turn ends with them.
+        if was_placing & !self.placing_turn {
+            self.after_turn_rare(rules, was_placing);
+        }
+    }
+
+    /// `end_turn`'s rare part: hand over removals owed next, or apply the
+    /// rules of the end of placing (Sanmill's placing-to-moving boundary).
+    #[cold]
+    #[inline(never)]
+    fn after_turn_rare(&mut self, rules: &Rules, was_placing: bool) {
+        debug_assert!(
+            !self.own_removal && self.next_owed == 0,
+            "removal-only turns settle what they owe first"
+        );
+        if !(was_placing && (self.hand[0] | self.hand[1]) == 0 && rules.placing_end_matters()) {
+            return;
+        }
+        for p in self.marked {
+            self.key ^= zobrist::marked(p);
+        }
+        self.marked = Bitboard::EMPTY;
+        let first = if rules.defender_moves_first {
+            Color::Black
+        } else {
+            Color::White
+        };
+        if rules.placing_mill == PlacingMill::ByMillCounts {
+            self.set_side(Color::White);
+            self.owe_by_mill_counts(rules);
+            return;
+        }
+        // Where the turn keeps its natural order at the end of placing
+        // (hands that empty unevenly), only the defender rule changes it.
+        let natural = rules.placing_mill == PlacingMill::RemoveFromHand || rules.move_in_placing;
+        if !natural || rules.defender_moves_first {
+            self.set_side(first);
+        }
+        if self.empty().is_empty() {
+            let remover = match rules.full_board {
+                FullBoardAction::FirstThenSecondRemove => Color::White,
+                FullBoardAction::SecondThenFirstRemove => Color::Black,
+                FullBoardAction::FirstPlayerLoses | FullBoardAction::Draw => return,
+            };
+            self.set_side(remover);
+            self.set_pending(1);
+            self.set_next_owed(1);
+        }
+    }
+
+    /// The removals by mill counts at the end of placing (White first).
+    fn owe_by_mill_counts(&mut self, rules: &Rules) {
+        let g = rules.geometry();
+        let mills = |b: Bitboard| g.lines.iter().filter(|&&l| b.includes(l)).count() as i8;
+        let (w, b) = (mills(self.board[0]), mills(self.board[1]));
+        let (white, black) = match (w, b) {
+            (0, 0) => (-1, -1),
+            (_, 0) => (2, 1),
+            (0, _) => (1, 2),
+            _ if w == b => (w, b),
+            _ if w > b => (b + 1, b),
+            _ => (w, w + 1),
+        };
+        self.set_pending(white.unsigned_abs());
+        if white < 0 {
+            self.own_removal = true;
+            self.key ^= zobrist::KEYS.own_removal;
+        }
+        self.set_next_owed(black);
+    }
+
+    /// Ends a turn whose owed removals are paid: the opponent then owes
+    /// what was owed next (the end of placing's second removals).
+    fn end_removal_turn(&mut self, rules: &Rules) {
+        if self.own_removal {
+            self.own_removal = false;
+            self.key ^= zobrist::KEYS.own_removal;
+        }
+        let n = self.next_owed;
+        self.set_next_owed(0);
+        self.end_turn(rules);
+        if n != 0 {
+            self.set_pending(n.unsigned_abs());
+            if n < 0 {
+                self.own_removal = true;
+                self.key ^= zobrist::KEYS.own_removal;
+            }
+        }
+    }
+
+    fn set_side(&mut self, c: Color) {
+        if self.side != c {
+            self.side = c;
+            self.key ^= zobrist::KEYS.black_to_move;
+        }
+        self.placing_turn = self.hand[c.index()] > 0;
+    }
+
+    fn set_next_owed(&mut self, n: i8) {
+        self.key ^= zobrist::next_owed(self.next_owed) ^ zobrist::next_owed(n);
+        self.next_owed = n;
     }
 
     #[inline]
@@ -350,17 +594,74 @@ impl Position {
     #[inline(always)]
     pub fn play_unchecked(&self, rules: &Rules, m: Move) -> Position {
         let mut next = *self;
-        if let Some(to) = m.to() {
-            next.apply_step(m.from(), to);
-            // Records exactly the lines that would have earned a removal.
-            if rules.one_time_mills {
-                next.record_formed_mills(rules, to);
+        let Some(to) = m.to() else {
+            return self.play_removals_unchecked(rules, m);
+        };
+        next.apply_step(m.from(), to);
+        // Records exactly the lines that would have earned a removal.
+        if rules.one_time_mills {
+            next.record_formed_mills(rules, to);
+        }
+        if rules.placing_mill != PlacingMill::RemoveFromBoard {
+            return next.finish_placing_mill_unchecked(rules, to, m);
+        }
+        for r in m.removals() {
+            next.remove_opponent(r);
+        }
+        next.end_turn(rules);
+        #[cfg(debug_assertions)]
+        next.assert_invariants(rules);
+        next
+    }
+
+    /// The rest of `play_unchecked` under a placing-mill rule other than
+    /// the standard one: the hand removal of a placement that closes a mill
+    /// (remove-from-hand; the move lists board removals only once the
+    /// hand is empty), or removals that only mark (mark-and-delay).
+    #[cold]
+    #[inline(never)]
+    fn finish_placing_mill_unchecked(mut self, rules: &Rules, to: Point, m: Move) -> Position {
+        if rules.placing_mill == PlacingMill::RemoveFromHand && m.from().is_none() {
+            let own = self.board[self.side.index()];
+            let earned = self.removals_earned(rules, to, own);
+            if earned > 0 && self.hand[self.side.opponent().index()] > 0 {
+                let left = self.take_from_hand(earned);
+                debug_assert!(left as usize == m.removal_count() || left == 0);
             }
         }
         for r in m.removals() {
-            next.do_remove(r);
+            self.do_remove(rules, r);
         }
-        next.end_turn();
+        self.end_turn(rules);
+        #[cfg(debug_assertions)]
+        self.assert_invariants(rules);
+        self
+    }
+
+    /// A turn that only removes: owed removals (all of them, or three of
+    /// more), or a stuck side's removal before it moves again.
+    #[cold]
+    #[inline(never)]
+    fn play_removals_unchecked(&self, rules: &Rules, m: Move) -> Position {
+        let mut next = *self;
+        if self.pending == 0 {
+            for r in m.removals() {
+                next.do_remove(rules, r);
+            }
+        } else {
+            let mut n = 0;
+            for r in m.removals() {
+                next.remove_victim(rules, r);
+                n += 1;
+            }
+            next.set_pending(self.pending.saturating_sub(n));
+            if next.pending == 0
+                || next.material(next.removal_victim()) < Rules::MIN_PIECES as u32
+                || next.removal_targets(rules).is_empty()
+            {
+                next.end_removal_turn(rules);
+            }
+        }
         #[cfg(debug_assertions)]
         next.assert_invariants(rules);
         next
@@ -400,7 +701,8 @@ impl Position {
                 }
             }
             let earned = next.do_step(rules, m.from(), to);
-            let owed = if next.removable(rules).nonempty() {
+            let earned = next.placing_mill_effect(rules, m.from().is_none(), earned);
+            let owed = if next.removal_targets(rules).nonempty() {
                 earned
             } else {
                 0
@@ -409,28 +711,46 @@ impl Position {
                 if m.removal_count() > 0 {
                     return Err(PlayError::NothingToRemove);
                 }
-                next.end_turn();
+                next.end_turn(rules);
                 return Ok(next);
             }
             next.set_pending(owed);
         } else if self.pending == 0 {
-            return Err(PlayError::NoRemovalOwed);
+            // A stuck side under the blocked-removes rule removes one
+            // opposing piece and stays to move.
+            if !(rules.blocked_removes && self.is_stuck(rules)) {
+                return Err(PlayError::NoRemovalOwed);
+            }
+            let mut removals = m.removals();
+            let (Some(r), None) = (removals.next(), removals.next()) else {
+                return Err(PlayError::TooManyRemovals);
+            };
+            if !self.removal_targets(rules).contains(r) {
+                return Err(PlayError::NotRemovable(r));
+            }
+            next.do_remove(rules, r);
+            #[cfg(debug_assertions)]
+            next.assert_invariants(rules);
+            return Ok(next);
         }
         for r in m.removals() {
             if next.pending == 0 {
                 return Err(PlayError::TooManyRemovals);
             }
-            if !next.removable(rules).contains(r) {
+            if !next.removal_targets(rules).contains(r) {
                 return Err(PlayError::NotRemovable(r));
             }
-            next.do_remove(r);
+            next.remove_victim(rules, r);
             next.set_pending(next.pending - 1);
-            let them = us.opponent();
-            if next.pending == 0 || next.material(them) < 3 || next.removable(rules).is_empty() {
+            let victim = next.removal_victim();
+            if next.pending == 0
+                || next.material(victim) < 3
+                || next.removal_targets(rules).is_empty()
+            {
                 if m.removals().skip_while(|&x| x != r).nth(1).is_some() {
                     return Err(PlayError::TooManyRemovals);
                 }
-                next.end_turn();
+                next.end_removal_turn(rules);
                 break;
             }
         }
@@ -467,13 +787,19 @@ impl Position {
             return None;
         }
         if self.empty().is_empty() {
-            return Some(match rules.full_board {
-                FullBoardAction::FirstPlayerLoses => Outcome::Win {
-                    winner: Color::Black,
-                    reason: WinReason::FullBoard,
-                },
-                FullBoardAction::Draw => Outcome::Draw(DrawReason::FullBoard),
-            });
+            match rules.full_board {
+                FullBoardAction::FirstPlayerLoses => {
+                    return Some(Outcome::Win {
+                        winner: Color::Black,
+                        reason: WinReason::FullBoard,
+                    });
+                }
+                FullBoardAction::Draw => return Some(Outcome::Draw(DrawReason::FullBoard)),
+                // The removals that follow a full board are owed when
+                // placing ends; a full board met otherwise blocks.
+                FullBoardAction::FirstThenSecondRemove | FullBoardAction::SecondThenFirstRemove => {
+                }
+            }
         }
         Some(Outcome::Win {
             winner: us.opponent(),
@@ -485,17 +811,28 @@ impl Position {
     /// piece count).
     pub fn has_legal_move(&self, rules: &Rules) -> bool {
         if self.pending > 0 {
-            return self.removable(rules).nonempty();
+            return self.removal_targets(rules).nonempty();
         }
         let empty = self.empty();
-        if empty.is_empty() {
-            return false;
-        }
         let us = self.side;
-        if self.hand[us.index()] > 0 || self.can_fly(rules, us) {
-            return self.board[us.index()].nonempty() || self.hand[us.index()] > 0;
+        let can_step = if empty.is_empty() {
+            false
+        } else if self.hand[us.index()] > 0 || self.can_fly(rules, us) {
+            self.board[us.index()].nonempty() || self.hand[us.index()] > 0
+        } else {
+            (self.board[us.index()] & rules.geometry().neighbours(empty)).nonempty()
+        };
+        can_step || (rules.blocked_removes && self.blocked_targets(rules).nonempty())
+    }
+
+    /// The opposing pieces a stuck side may remove under the
+    /// blocked-removes rule (empty when it is not stuck).
+    pub fn blocked_targets(&self, rules: &Rules) -> Bitboard {
+        if !self.is_stuck(rules) {
+            return Bitboard::EMPTY;
         }
-        (self.board[us.index()] & rules.geometry().neighbours(empty)).nonempty()
+        let (us, them) = (self.side.index(), self.side.opponent().index());
+        self.board[them] & rules.geometry().neighbours(self.board[us])
     }
 
     /// Checks the redundant state (debug builds run it after every move).
@@ -512,6 +849,10 @@ impl Position {
         assert!(
             self.board[0].0 >> 24 == 0 && self.board[1].0 >> 24 == 0,
             "bits beyond the board"
+        );
+        assert!(
+            (self.marked & (self.board[0] | self.board[1])).is_empty(),
+            "a marked point holds a piece"
         );
         for c in Color::ALL {
             assert!(

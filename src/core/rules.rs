@@ -1,5 +1,5 @@
 //! The rules configuration: every knob a variant can turn, and the named
-//! variants (Sanmill's presets 0, 1, 3, 4, 5 and 6).
+//! variants (Sanmill's presets 0 to 10).
 
 use std::fmt;
 use std::str::FromStr;
@@ -8,32 +8,97 @@ use super::geometry::Geometry;
 
 /// What happens when the board is full at the end of the placing phase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum FullBoardAction {
     /// The player who moved first loses.
     FirstPlayerLoses,
     /// The game is drawn.
     Draw,
+    /// White removes one black piece, then Black one white piece, then
+    /// White moves (Zhi Qi, El Filja).
+    FirstThenSecondRemove,
+    /// Black removes one white piece, then White one black piece, then
+    /// Black moves (Experimental).
+    SecondThenFirstRemove,
 }
 
 impl FullBoardAction {
-    pub const NAMES: [&'static str; 2] = ["first-player-loses", "draw"];
+    pub const ALL: [FullBoardAction; 4] = [
+        FullBoardAction::FirstPlayerLoses,
+        FullBoardAction::Draw,
+        FullBoardAction::FirstThenSecondRemove,
+        FullBoardAction::SecondThenFirstRemove,
+    ];
+    pub const NAMES: [&'static str; 4] = [
+        "first-player-loses",
+        "draw",
+        "first-then-second-remove",
+        "second-then-first-remove",
+    ];
 
     pub fn name(self) -> &'static str {
-        match self {
-            FullBoardAction::FirstPlayerLoses => Self::NAMES[0],
-            FullBoardAction::Draw => Self::NAMES[1],
-        }
+        Self::NAMES[self as usize]
     }
 }
 
 impl FromStr for FullBoardAction {
     type Err = ();
     fn from_str(s: &str) -> Result<Self, ()> {
-        match s.to_ascii_lowercase().as_str() {
-            "first-player-loses" => Ok(FullBoardAction::FirstPlayerLoses),
-            "draw" => Ok(FullBoardAction::Draw),
-            _ => Err(()),
-        }
+        let s = s.to_ascii_lowercase();
+        Self::ALL.into_iter().find(|a| a.name() == s).ok_or(())
+    }
+}
+
+/// What a mill closed by a placement does (Sanmill's
+/// `MillFormationActionInPlacingPhase`). Mills closed by moving always
+/// remove from the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum PlacingMill {
+    /// Remove an opponent's piece from the board (the standard rule).
+    RemoveFromBoard,
+    /// Take one of the opponent's pieces in hand instead, and the turn
+    /// passes; from the board only when the opponent's hand is empty
+    /// (Dooz).
+    RemoveFromHand,
+    /// The removed piece is only marked: its point (`X` in the FEN) stays
+    /// blocked, out of every mill, until placing ends, when every mark
+    /// leaves the board (Da San Qi).
+    MarkAndDelay,
+    /// Placing mills remove nothing; when placing ends, each side removes
+    /// according to how many mills both sides hold (El Filja): neither
+    /// side has a mill, each removes one of its own pieces; only one side
+    /// has mills, it removes two and the other one; both have, the side
+    /// with fewer mills `n` removes `n` and the other `n + 1` (equal: each
+    /// removes its own count). White removes first, then Black, then White
+    /// moves.
+    ByMillCounts,
+}
+
+impl PlacingMill {
+    pub const ALL: [PlacingMill; 4] = [
+        PlacingMill::RemoveFromBoard,
+        PlacingMill::RemoveFromHand,
+        PlacingMill::MarkAndDelay,
+        PlacingMill::ByMillCounts,
+    ];
+    pub const NAMES: [&'static str; 4] = [
+        "remove-from-board",
+        "remove-from-hand",
+        "mark-and-delay",
+        "by-mill-counts",
+    ];
+
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+impl FromStr for PlacingMill {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        let s = s.to_ascii_lowercase();
+        Self::ALL.into_iter().find(|a| a.name() == s).ok_or(())
     }
 }
 
@@ -66,6 +131,14 @@ pub struct Rules {
     pub threefold: bool,
     /// The result when the board fills up during placing.
     pub full_board: FullBoardAction,
+    /// What a mill closed by a placement does.
+    pub placing_mill: PlacingMill,
+    /// The second player (Black) makes the first move of the moving phase.
+    pub defender_moves_first: bool,
+    /// A side to move that cannot move (in the moving phase) removes an
+    /// opposing piece next to one of its own, mills no protection, and
+    /// moves again, instead of losing (Zhi Qi).
+    pub blocked_removes: bool,
 }
 
 impl Default for Rules {
@@ -82,6 +155,30 @@ impl Rules {
     pub fn geometry(&self) -> &'static Geometry {
         Geometry::get(self.diagonals)
     }
+
+    /// Whether anything special happens when placing ends (marks leave,
+    /// the defender moves first, removals by mill counts or on a full
+    /// board). Without these, the standard alternation simply goes on.
+    #[inline]
+    pub fn placing_end_matters(&self) -> bool {
+        self.defender_moves_first
+            || self.placing_mill != PlacingMill::RemoveFromBoard
+            || matches!(
+                self.full_board,
+                FullBoardAction::FirstThenSecondRemove | FullBoardAction::SecondThenFirstRemove
+            )
+    }
+
+    /// Whether a removal can be owed by the side not to move (removals
+    /// that follow the end of placing), or of one's own pieces.
+    #[inline]
+    pub fn has_placing_end_removals(&self) -> bool {
+        self.placing_mill == PlacingMill::ByMillCounts
+            || matches!(
+                self.full_board,
+                FullBoardAction::FirstThenSecondRemove | FullBoardAction::SecondThenFirstRemove
+            )
+    }
 }
 
 /// The named variants.
@@ -94,26 +191,41 @@ pub enum Variant {
     Russian,
     Lasker,
     ChengSanQi,
+    Dooz,
+    DaSanQi,
+    ZhiQi,
+    ElFilja,
+    Experimental,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 6] = [
+    pub const ALL: [Variant; 11] = [
         Variant::Nine,
         Variant::Twelve,
         Variant::Morabaraba,
         Variant::Russian,
         Variant::Lasker,
         Variant::ChengSanQi,
+        Variant::Dooz,
+        Variant::DaSanQi,
+        Variant::ZhiQi,
+        Variant::ElFilja,
+        Variant::Experimental,
     ];
 
     /// The presets' names, in the order of [`Variant::ALL`].
-    pub const NAMES: [&'static str; 6] = [
+    pub const NAMES: [&'static str; 11] = [
         "nine",
         "twelve",
         "morabaraba",
         "russian",
         "lasker",
         "cheng-san-qi",
+        "dooz",
+        "da-san-qi",
+        "zhi-qi",
+        "el-filja",
+        "experimental",
     ];
 
     pub fn name(self) -> &'static str {
@@ -129,6 +241,11 @@ impl Variant {
             Variant::Russian => 4,
             Variant::Lasker => 5,
             Variant::ChengSanQi => 6,
+            Variant::Dooz => 2,
+            Variant::DaSanQi => 7,
+            Variant::ZhiQi => 8,
+            Variant::ElFilja => 9,
+            Variant::Experimental => 10,
         }
     }
 
@@ -147,14 +264,18 @@ impl Variant {
             endgame_n_move_rule: 100,
             threefold: true,
             full_board: FullBoardAction::FirstPlayerLoses,
+            placing_mill: PlacingMill::RemoveFromBoard,
+            defender_moves_first: false,
+            blocked_removes: false,
+        };
+        let twelve = Rules {
+            pieces: 12,
+            diagonals: true,
+            ..nine
         };
         match self {
             Variant::Nine => nine,
-            Variant::Twelve => Rules {
-                pieces: 12,
-                diagonals: true,
-                ..nine
-            },
+            Variant::Twelve => twelve,
             Variant::Morabaraba => Rules {
                 pieces: 12,
                 diagonals: true,
@@ -173,6 +294,37 @@ impl Variant {
             Variant::ChengSanQi => Rules {
                 flying: false,
                 ..nine
+            },
+            Variant::Dooz => Rules {
+                placing_mill: PlacingMill::RemoveFromHand,
+                ..twelve
+            },
+            Variant::DaSanQi => Rules {
+                placing_mill: PlacingMill::MarkAndDelay,
+                defender_moves_first: true,
+                remove_from_mills_always: true,
+                flying: false,
+                ..twelve
+            },
+            Variant::ZhiQi => Rules {
+                full_board: FullBoardAction::FirstThenSecondRemove,
+                blocked_removes: true,
+                ..twelve
+            },
+            Variant::ElFilja => Rules {
+                pieces: 12,
+                placing_mill: PlacingMill::ByMillCounts,
+                remove_from_mills_always: true,
+                full_board: FullBoardAction::FirstThenSecondRemove,
+                flying: false,
+                ..nine
+            },
+            Variant::Experimental => Rules {
+                defender_moves_first: true,
+                remove_from_mills_always: true,
+                full_board: FullBoardAction::SecondThenFirstRemove,
+                flying: false,
+                ..twelve
             },
         }
     }

@@ -113,6 +113,7 @@ pub fn parse(text: &str, rules: &Rules) -> Result<Position, GbgpFenError> {
     let placing = in_hand.iter().any(|&h| h > 0);
     let setup = Setup {
         board,
+        marked: Bitboard::EMPTY,
         side,
         phase: if placing { 'p' } else { 'm' },
         action: if in_hand[side.index()] > 0 { 'p' } else { 's' },
@@ -123,6 +124,7 @@ pub fn parse(text: &str, rules: &Rules) -> Result<Position, GbgpFenError> {
         formed: [Bitboard::EMPTY; 2],
         rule50: 0,
         fullmove,
+        blocked_removal: false,
     };
     Ok(Position::from_setup(&setup, rules)?)
 }

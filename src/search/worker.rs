@@ -423,11 +423,11 @@ impl<'a> Worker<'a> {
             self.repetitions.push(child.key());
             let mut score;
             if searched == 0 {
-                score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
+                score = self.child_score(root, &child, depth - 1, alpha, beta, 1, true);
             } else {
-                score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, false);
+                score = self.child_score(root, &child, depth - 1, alpha, alpha + 1, 1, false);
                 if score > alpha && score < beta && !self.stopped {
-                    score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
+                    score = self.child_score(root, &child, depth - 1, alpha, beta, 1, true);
                 }
             }
             self.repetitions.pop();
@@ -553,10 +553,10 @@ impl<'a> Worker<'a> {
             }
             self.repetitions.push(child.key());
             let score = if i == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
+                self.child_score(pos, &child, new_depth, alpha, beta, ply + 1, pv_node)
             } else {
                 let reduction = late_move_reduction(quiet, depth, i, pv_node);
-                self.search_late(&child, new_depth, reduction, alpha, beta, ply, pv_node)
+                self.search_late(pos, &child, new_depth, reduction, alpha, beta, ply, pv_node)
             };
             self.repetitions.pop();
             if self.stopped {
@@ -624,6 +624,7 @@ impl<'a> Worker<'a> {
     #[inline]
     fn search_late(
         &mut self,
+        pos: &Position,
         child: &Position,
         new_depth: i32,
         reduction: i32,
@@ -632,21 +633,44 @@ impl<'a> Worker<'a> {
         ply: usize,
         pv_node: bool,
     ) -> i32 {
-        let mut score = -self.negamax(
+        let mut score = self.child_score(
+            pos,
             child,
             new_depth - reduction,
-            -alpha - 1,
-            -alpha,
+            alpha,
+            alpha + 1,
             ply + 1,
             false,
         );
         if score > alpha && reduction > 0 && !self.stopped {
-            score = -self.negamax(child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+            score = self.child_score(pos, child, new_depth, alpha, alpha + 1, ply + 1, false);
         }
         if score > alpha && score < beta && pv_node && !self.stopped {
-            score = -self.negamax(child, new_depth, -beta, -alpha, ply + 1, true);
+            score = self.child_score(pos, child, new_depth, alpha, beta, ply + 1, true);
         }
         score
+    }
+
+    /// `child`'s score for `pos`'s side to move, searched in the window
+    /// `alpha..beta` of that side: negated, unless the turn leaves the
+    /// same side to move (some rules give a side two turns in a row).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn child_score(
+        &mut self,
+        pos: &Position,
+        child: &Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        if child.side_to_move() == pos.side_to_move() {
+            self.negamax(child, depth, alpha, beta, ply, pv_node)
+        } else {
+            -self.negamax(child, depth, -beta, -alpha, ply, pv_node)
+        }
     }
 
     /// Quiescence: the static evaluation, or better by following mill
@@ -679,8 +703,14 @@ impl<'a> Worker<'a> {
                 return 0;
             }
             let child = pos.play_unchecked(&self.rules, m);
-            let score = if child.material(child.side_to_move()) < Rules::MIN_PIECES as u32 {
+            let us = pos.side_to_move();
+            let score = if child.material(us.opponent()) < Rules::MIN_PIECES as u32 {
                 MATE - ply as i32 - 1
+            } else if child.material(us) < Rules::MIN_PIECES as u32 {
+                -MATE + ply as i32 + 1
+            } else if child.side_to_move() == us {
+                // Some rules give a side two turns in a row.
+                self.quiesce(&child, alpha, beta, ply + 1, qply + 1)
             } else {
                 -self.quiesce(&child, -beta, -alpha, ply + 1, qply + 1)
             };

@@ -211,6 +211,7 @@ pub fn fen(rules: TbRules, own: Bitboard, opp: Bitboard) -> String {
 pub fn position(rules: TbRules, own: Bitboard, opp: Bitboard) -> Option<Position> {
     let setup = Setup {
         board: [own, opp],
+        marked: Bitboard::EMPTY,
         side: Color::White,
         phase: 'm',
         action: 's',
@@ -221,6 +222,7 @@ pub fn position(rules: TbRules, own: Bitboard, opp: Bitboard) -> Option<Position
         formed: [Bitboard::EMPTY; 2],
         rule50: 0,
         fullmove: 1,
+        blocked_removal: false,
     };
     Position::from_setup(&setup, &rules.rules()).ok()
 }

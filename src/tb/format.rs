@@ -115,6 +115,13 @@ impl TbRules {
         if rules.remove_multiple {
             return Err(TbRules::unsupported("several removals per move"));
         }
+        // The other later rules (placing mills, who moves first, full
+        // board) end with placing; this one changes the moving phase.
+        if rules.blocked_removes {
+            return Err(TbRules::unsupported(
+                "a blocked side removes and moves again",
+            ));
+        }
         Ok(TbRules {
             flying: rules.flying,
             fly_at: rules.fly_at,

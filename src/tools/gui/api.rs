@@ -72,6 +72,11 @@ pub fn variant_label(v: Variant) -> &'static str {
         Variant::Russian => "Russian Mill",
         Variant::Lasker => "Lasker Morris",
         Variant::ChengSanQi => "Cheng San Qi",
+        Variant::Dooz => "Dooz",
+        Variant::DaSanQi => "Da San Qi",
+        Variant::ZhiQi => "Zhi Qi",
+        Variant::ElFilja => "El Filja",
+        Variant::Experimental => "Experimental",
     }
 }
 

@@ -42,7 +42,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "K")]
     pub concurrency: Option<usize>,
     /// The rule preset: nine, twelve, morabaraba, russian, lasker,
-    /// cheng-san-qi.
+    /// cheng-san-qi, dooz, da-san-qi, zhi-qi, el-filja, experimental.
     #[arg(long, default_value = "nine", value_name = "NAME")]
     pub variant: String,
     /// A rule option (NMoveRule=50, Flying=false, ...), sent to every

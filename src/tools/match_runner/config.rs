@@ -34,7 +34,7 @@ pub enum ConfigError {
         expected: &'static str,
     },
     #[error(
-        "unknown variant `{0}` (variants: nine, twelve, morabaraba, russian, lasker, cheng-san-qi)"
+        "unknown variant `{0}` (variants: nine, twelve, morabaraba, russian, lasker, cheng-san-qi, dooz, da-san-qi, zhi-qi, el-filja, experimental)"
     )]
     Variant(String),
     #[error("--rule: {0}")]

@@ -274,7 +274,10 @@ impl Referee<'_> {
                     time: elapsed,
                 },
             };
-            if game.position().pending_removals() > 0 {
+            // A step whose removal its side still owes is half a turn (the
+            // removals owed when placing ends open a turn of their own).
+            let after = game.position();
+            if after.pending_removals() > 0 && after.side_to_move() == side && mv.to().is_some() {
                 partial = Some(turn);
             } else {
                 played.moves.push(turn);

@@ -40,10 +40,7 @@ fn side_terms(
             let blocked = (own & blocked).count() as i32;
             s += mobility * w.mobility - blocked * w.blocked + running * w.running_mill;
         } else {
-            // While placing, a piece boxed in now is likely still boxed in
-            // when the moving phase starts.
-            let blocked = (own & blocked).count() as i32;
-            s += mobility * w.mobility / 2 - blocked * w.blocked;
+            s += mobility * w.mobility / 2;
         }
     }
     s
@@ -161,19 +158,6 @@ mod tests {
             ..*w
         };
         evaluate_with(pos, rules, w).score - evaluate_with(pos, rules, &without).score
-    }
-
-    #[test]
-    fn a_boxed_in_piece_costs_while_placing() {
-        // White's a1 has both neighbours (a4, d1) taken by black; white
-        // is to move with pieces in hand.
-        let (pos, rules) = placed(&["a1", "a4", "g7", "d1"]);
-        let w = weights(&pos, &rules);
-        let unweighted = EvalWeights { blocked: 0, ..*w };
-        let term =
-            evaluate_with(&pos, &rules, w).score - evaluate_with(&pos, &rules, &unweighted).score;
-        assert_eq!(term, -params::PLACING.blocked);
-        const { assert!(params::PLACING.blocked > 0) };
     }
 
     #[test]

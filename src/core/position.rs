@@ -35,6 +35,17 @@ pub struct Position {
     pub(crate) key: u64,
 }
 
+/// The pieces of `pieces` that a removal may take: those in no mill, or
+/// all of them when every one stands in a mill or the rules allow it.
+#[inline]
+fn unprotected(rules: &Rules, pieces: Bitboard) -> Bitboard {
+    if rules.remove_from_mills_always {
+        return pieces;
+    }
+    let free = pieces & !rules.geometry().pieces_in_mills(pieces);
+    if free.nonempty() { free } else { pieces }
+}
+
 /// Where the game stands, judged from the position alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -275,12 +286,7 @@ impl Position {
     /// The opponent's pieces the side to move may remove now.
     #[inline]
     pub fn removable(&self, rules: &Rules) -> Bitboard {
-        let theirs = self.board[self.side.opponent().index()];
-        if rules.remove_from_mills_always {
-            return theirs;
-        }
-        let free = theirs & !rules.geometry().pieces_in_mills(theirs);
-        if free.nonempty() { free } else { theirs }
+        unprotected(rules, self.board[self.side.opponent().index()])
     }
 
     /// Whether the side to move, in its moving phase, can neither slide
@@ -310,12 +316,7 @@ impl Position {
             return self.board[them] & rules.geometry().neighbours(self.board[us]);
         }
         if self.own_removal {
-            let own = self.board[us];
-            if rules.remove_from_mills_always {
-                return own;
-            }
-            let free = own & !rules.geometry().pieces_in_mills(own);
-            return if free.nonempty() { free } else { own };
+            return unprotected(rules, self.board[us]);
         }
         self.removable(rules)
     }
@@ -482,20 +483,20 @@ impl Position {
         // alternate). Removals owed next are handed over by
         // `end_removal_turn`: only a removal-only turn ends with them.
         if was_placing & !self.placing_turn {
-            self.after_turn_rare(rules, was_placing);
+            self.after_placing_turn_rare(rules);
         }
     }
 
-    /// `end_turn`'s rare part: hand over removals owed next, or apply the
+    /// `end_turn`'s rare part, after a placing turn: hand over removals owed next, or apply the
     /// rules of the end of placing (Sanmill's placing-to-moving boundary).
     #[cold]
     #[inline(never)]
-    fn after_turn_rare(&mut self, rules: &Rules, was_placing: bool) {
+    fn after_placing_turn_rare(&mut self, rules: &Rules) {
         debug_assert!(
             !self.own_removal && self.next_owed == 0,
             "removal-only turns settle what they owe first"
         );
-        if !(was_placing && (self.hand[0] | self.hand[1]) == 0 && rules.placing_end_matters()) {
+        if !((self.hand[0] | self.hand[1]) == 0 && rules.placing_end_matters()) {
             return;
         }
         for p in self.marked {

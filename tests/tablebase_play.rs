@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use common::{Engine, bestmove_of, last_score};
 use mulino::core::{Move, MoveList, Position, Rules, Setup};
-use mulino::search::{MATE, tb_score, value_keeping_moves};
+use mulino::search::{MATE, MATE_BOUND, TB_DRAW_BAND, TB_WIN, tb_score, value_keeping_moves};
 use mulino::tb::build::{self, Options};
 use mulino::tb::probe::Tablebases;
 use mulino::tb::{TbRules, Value};
@@ -102,8 +102,13 @@ fn database_values_stand_only_within_the_n_move_rule() {
     let rules = Rules::default();
     assert_eq!(tb_score(&tb, &rules, &pos, 0), Some(MATE - 25));
     assert_eq!(tb_score(&tb, &rules, &with_counter(74), 3), Some(MATE - 28));
-    // 75 + 25 plies would reach the 100-ply limit: not a sure win.
-    assert_eq!(tb_score(&tb, &rules, &with_counter(75), 0), None);
+    // 75 + 25 plies would reach the 100-ply limit: not a sure win, but
+    // still beyond any evaluation, less the counter and the distance.
+    assert_eq!(
+        tb_score(&tb, &rules, &with_counter(75), 0),
+        Some(TB_WIN - 100)
+    );
+    const { assert!(TB_WIN - 100 > TB_DRAW_BAND && TB_WIN < MATE_BOUND) };
     let no_limit = Rules {
         n_move_rule: 0,
         endgame_n_move_rule: 0,
@@ -185,5 +190,44 @@ fn the_engine_keeps_the_value_move_after_move() {
             pos = next;
         }
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// From database draws, the engine searches on among the moves that keep
+/// the draw: its score stays in the draw band (not a flat 0, and never a
+/// win or loss), and its move keeps the draw.
+#[test]
+fn database_draws_are_searched_within_the_draw_band() {
+    let dir = three_three("draws");
+    let rules = Rules::default();
+    let tb_rules = TbRules::from_rules(&rules).unwrap();
+    let tb = Tablebases::new(&dir, tb_rules);
+    let t = tb.table(3, 3).unwrap();
+    let mut e = Engine::spawn();
+    e.send(&format!(
+        "setoption name TablebasePath value {}",
+        dir.display()
+    ));
+    let mut scores = Vec::new();
+    let draws: Vec<Position> = (0..t.table.slots().len() as u64)
+        .map(|slot| t.sub.position(slot))
+        .filter_map(|(own, opp)| build::position(tb_rules, own, opp))
+        .filter(|pos| tb.probe(pos) == Some(Value::Draw))
+        .collect();
+    assert!(draws.len() >= 8, "{}", draws.len());
+    for pos in draws.iter().step_by(draws.len() / 8).take(8) {
+        e.send(&format!("position fen {}", pos.fen(&rules)));
+        let lines = e.go("depth 5");
+        let (kind, score) = last_score(&lines).unwrap();
+        assert_eq!(kind, "cp", "{lines:?}");
+        assert!(score.abs() <= TB_DRAW_BAND as i64, "{lines:?}");
+        scores.push(score);
+        let m: Move = bestmove_of(lines.last().unwrap()).parse().unwrap();
+        let child = pos.play(&rules, m).unwrap();
+        assert_eq!(tb.probe(&child), Some(Value::Draw), "{m}");
+    }
+    assert_eq!(scores.len(), 8);
+    // The evaluation still speaks: not every draw scores the same.
+    assert!(scores.iter().any(|&s| s != scores[0]), "{scores:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -16,8 +16,10 @@ use super::repetition::RepetitionTracker;
 use super::tt::{Bound, TtHit};
 use super::{
     INFINITY, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Reporter, Score, SearchResult, Shared,
+    draw_scaled, draw_window,
 };
 use crate::core::{Move, Outcome, Position, Rules};
+use crate::tb::Value;
 
 /// Late-move reductions by depth and move number: about
 /// `0.75 + ln(depth) * ln(moves) / 2.25` plies, built at compile time.
@@ -127,6 +129,9 @@ pub(super) struct Worker<'a> {
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     stopped: bool,
+    /// Whether the node being searched lies below a database draw whose
+    /// score is scaled (`negamax`).
+    under_draw: bool,
     /// Move lists and their scores, one pair per live node.
     pool: &'a BufferPool,
 }
@@ -155,6 +160,7 @@ impl<'a> Worker<'a> {
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             stopped: false,
+            under_draw: false,
             pool,
         }
     }
@@ -473,8 +479,8 @@ impl<'a> Worker<'a> {
         &mut self,
         pos: &Position,
         depth: i32,
-        mut alpha: i32,
-        mut beta: i32,
+        alpha: i32,
+        beta: i32,
         ply: usize,
         pv_node: bool,
     ) -> i32 {
@@ -495,13 +501,49 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY - 1 {
             return evaluate(pos, &self.rules);
         }
-        // A position in the databases has its value, beyond any evaluation.
+        // A position in the databases has its value, beyond any evaluation;
+        // a draw is searched on, for the chances it leaves, its score
+        // scaled into a band around 0.
+        // The scaling is done once, at the first draw of a line: the
+        // draws below it score on the same scale as the leaves.
+        let (mut a, mut b, mut scaling) = (alpha, beta, false);
         if let Some(tb) = self.limits.tablebases.as_deref() {
-            if let Some(score) = super::tb_score(tb, &self.rules, pos, ply) {
+            if let Some(value) = tb.probe(pos) {
                 self.shared.tbhits.fetch_add(1, Relaxed);
-                return score;
+                if value != Value::Draw {
+                    return super::tb_value_score(&self.rules, pos, value, ply);
+                }
+                if !self.under_draw {
+                    (a, b) = match draw_window(alpha, beta) {
+                        Err(settled) => return settled,
+                        Ok(window) => window,
+                    };
+                    scaling = true;
+                    self.under_draw = true;
+                }
             }
         }
+        let score = self.search_node(pos, depth, a, b, ply, pv_node);
+        if scaling {
+            self.under_draw = false;
+            draw_scaled(score)
+        } else {
+            score
+        }
+    }
+
+    /// `negamax` from mate distance pruning on: the node's own search.
+    #[inline(always)]
+    fn search_node(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        let us = pos.side_to_move();
         // Mate distance pruning.
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
@@ -682,6 +724,20 @@ impl<'a> Worker<'a> {
         }
         if !pos.has_legal_move(&self.rules) {
             return no_move_score(&self.rules, pos, ply);
+        }
+        // After a removal here the databases may know the value (the
+        // node quiescence started from was probed by `negamax`).
+        if qply > 0 {
+            if let Some(tb) = self.limits.tablebases.as_deref() {
+                if let Some(value) = tb.probe(pos) {
+                    self.shared.tbhits.fetch_add(1, Relaxed);
+                    return match value {
+                        Value::Draw if self.under_draw => evaluate(pos, &self.rules),
+                        Value::Draw => draw_scaled(evaluate(pos, &self.rules)),
+                        _ => super::tb_value_score(&self.rules, pos, value, ply),
+                    };
+                }
+            }
         }
         let eval = evaluate_full(pos, &self.rules);
         let stand = eval.score;

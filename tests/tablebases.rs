@@ -86,6 +86,43 @@ fn small_tables_verify_and_equal_the_published_counts() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Threads share the work of both steps (the retrograde one updates the
+/// tables together); the files come out byte for byte the same.
+#[test]
+fn threads_do_not_change_a_table() {
+    let rules = TbRules::from_rules(&Rules::default()).unwrap();
+    let build_with = |threads: usize| {
+        let dir = temp_dir(&format!("threads{threads}"));
+        let opts = Options {
+            dir: dir.clone(),
+            threads,
+            memory: 1 << 30,
+        };
+        for (a, b) in build::plan(&[(5, 4)]) {
+            build::build_pair(rules, a, b, &opts, &|_| {}).unwrap();
+        }
+        dir
+    };
+    let (one, three) = (build_with(1), build_with(3));
+    for (a, b) in [
+        (3, 3),
+        (4, 3),
+        (3, 4),
+        (4, 4),
+        (5, 3),
+        (3, 5),
+        (5, 4),
+        (4, 5),
+    ] {
+        let name = format::file_name(a, b);
+        let x = std::fs::read(one.join(&name)).unwrap();
+        let y = std::fs::read(three.join(&name)).unwrap();
+        assert!(x == y, "{name} differs between 1 and 3 threads");
+    }
+    let _ = std::fs::remove_dir_all(&one);
+    let _ = std::fs::remove_dir_all(&three);
+}
+
 #[test]
 fn tables_for_other_rules_or_damaged_files_are_refused() {
     let (dir, nine) = three_three("refuse");

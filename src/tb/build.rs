@@ -31,6 +31,8 @@
 //! move generator.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize};
 use std::time::Instant;
 
 use super::format::{self, Header, MappedTable, TbError, TbRules, Value};
@@ -140,12 +142,22 @@ struct Removals {
     all_moves_remove: bool,
 }
 
+/// Where one side's removals lead: the table of `(opp - 1)-own`, if any.
+#[derive(Clone, Copy)]
+struct Removing<'a>(Option<&'a (Subspace, MappedTable)>);
+
 impl Side {
+    fn removing(&self) -> Removing<'_> {
+        Removing(self.removal.as_ref())
+    }
+}
+
+impl Removing<'_> {
     /// The value, for the opponent to move, of the position after `own`
     /// (moved) removed a piece of `opp`, leaving `opp_left`.
     #[inline]
     fn after_removal(&self, opp_left: Bitboard, own: Bitboard) -> Value {
-        match &self.removal {
+        match self.0 {
             None => Value::Loss(0),
             Some((sub, table)) => Value::decode(table.slots()[sub.index(opp_left, own) as usize]),
         }
@@ -298,79 +310,7 @@ pub fn build_pair(
         label: "retrograde",
         total: 0,
     });
-    let mut preds: Vec<u64> = Vec::with_capacity(512);
-    let mut level: u32 = 0;
-    let top = sides
-        .iter()
-        .flat_map(|s| s.values.iter().copied())
-        .max()
-        .unwrap_or(0) as u32;
-    loop {
-        let code = (level + 1) as u8;
-        let mut found = 0u64;
-        progress(Event::Level(level));
-        for i in 0..sides.len() {
-            let j = if sides.len() == 1 { 0 } else { 1 - i };
-            for idx in 0..sides[i].values.len() {
-                if sides[i].values[idx] != code {
-                    continue;
-                }
-                found += 1;
-                let (own_s, opp_s) = sides[i].sub.position(idx as u64);
-                predecessors(&m, &sides[j].sub, own_s, opp_s, &mut preds);
-                if level % 2 == 0 {
-                    for &p in &preds {
-                        let v = &mut sides[j].values[p as usize];
-                        // A win found by a removal at a longer distance is
-                        // not yet propagated and gives way to this one.
-                        if *v == 0 || *v > code + 1 {
-                            *v = code + 1;
-                        }
-                    }
-                } else {
-                    preds.sort_unstable();
-                    preds.dedup();
-                    for &p in &preds {
-                        let p = p as usize;
-                        if sides[j].values[p] != 0 {
-                            continue;
-                        }
-                        if sides[j].counts[p] == 0 {
-                            let n = successor_count(&m, &sides, j, p as u64);
-                            sides[j].counts[p] = n;
-                        }
-                        sides[j].counts[p] -= 1;
-                        if sides[j].counts[p] == 0 {
-                            // Lost; a removal may lose later still.
-                            let (own_p, opp_p) = sides[j].sub.position(p as u64);
-                            let by_removal = sides[j].removals(&m, own_p, opp_p).loss;
-                            let d = by_removal.map_or(level as u8 + 1, |r| r.max(level as u8 + 1));
-                            sides[j].values[p] = Value::Loss(d).encode();
-                        }
-                    }
-                }
-            }
-        }
-        progress(Event::Advance(found));
-        if found == 0 && level >= top {
-            let above = sides
-                .iter()
-                .any(|s| s.values.iter().any(|&v| v as u32 > level + 1));
-            if !above {
-                break;
-            }
-        }
-        level += 1;
-        if level >= 254 {
-            // Distances past 253 do not fit; these rules never reach them.
-            let side = &sides[0];
-            return Err(TbError::Unrepresentable {
-                subspace: format!("{}-{}", side.sub.own, side.sub.opp),
-                fen: String::from("(distance 254 reached)"),
-                value: Value::Win(254),
-            });
-        }
-    }
+    retrograde(&m, &mut sides, opts.threads.max(1), progress)?;
 
     // 3. Write, with the per-class counts in the header.
     let mut reports = Vec::new();
@@ -403,6 +343,171 @@ pub fn build_pair(
         r.peak_bytes = peak;
     }
     Ok(reports)
+}
+
+/// One side's tables during the retrograde step, shared by the threads.
+struct Shared<'a> {
+    sub: &'a Subspace,
+    values: &'a [AtomicU8],
+    /// 0: not counted yet; otherwise 1 + the successors not yet known to
+    /// win for the opponent (1: every one does; the position is lost).
+    counts: &'a [AtomicU8],
+    removing: Removing<'a>,
+}
+
+/// `values` as atomics, for threads that update it together.
+fn atomic(values: &mut [u8]) -> &[AtomicU8] {
+    // SAFETY: `AtomicU8` has the size, alignment and bit validity of `u8`,
+    // and the exclusive borrow keeps every other access out while the
+    // atomic view lives.
+    unsafe { &*(values as *mut [u8] as *const [AtomicU8]) }
+}
+
+/// Step 2: level by level, from the positions decided at distance
+/// `level` to their predecessors, until no level finds more. Each level
+/// is split over threads by slot; its outcome does not depend on the
+/// order (a level only writes codes above the one it reads).
+fn retrograde(
+    m: &Mover,
+    sides: &mut [Side],
+    threads: usize,
+    progress: &(dyn Fn(Event) + Sync),
+) -> Result<(), TbError> {
+    let top = sides
+        .iter()
+        .flat_map(|s| s.values.iter().copied())
+        .max()
+        .unwrap_or(0) as u32;
+    let first = sides
+        .first()
+        .map(|s| format!("{}-{}", s.sub.own, s.sub.opp));
+    let shared: Vec<Shared> = sides
+        .iter_mut()
+        .map(|side| Shared {
+            sub: &side.sub,
+            values: atomic(&mut side.values),
+            counts: atomic(&mut side.counts),
+            removing: Removing(side.removal.as_ref()),
+        })
+        .collect();
+    const CHUNK: usize = 1 << 16;
+    let mut level: u32 = 0;
+    loop {
+        let code = (level + 1) as u8;
+        let found = AtomicU64::new(0);
+        progress(Event::Level(level));
+        for i in 0..shared.len() {
+            let (from, to) = (
+                &shared[i],
+                &shared[if shared.len() == 1 { 0 } else { 1 - i }],
+            );
+            let next_chunk = AtomicUsize::new(0);
+            std::thread::scope(|scope| {
+                for _ in 0..threads {
+                    scope.spawn(|| {
+                        let mut preds: Vec<u64> = Vec::with_capacity(512);
+                        let mut mine = 0u64;
+                        loop {
+                            let start = next_chunk.fetch_add(CHUNK, Relaxed);
+                            if start >= from.values.len() {
+                                break;
+                            }
+                            let end = (start + CHUNK).min(from.values.len());
+                            for idx in start..end {
+                                if from.values[idx].load(Relaxed) != code {
+                                    continue;
+                                }
+                                mine += 1;
+                                let (own_s, opp_s) = from.sub.position(idx as u64);
+                                predecessors(m, to.sub, own_s, opp_s, &mut preds);
+                                if level % 2 == 0 {
+                                    win_predecessors(to, &preds, code);
+                                } else {
+                                    preds.sort_unstable();
+                                    preds.dedup();
+                                    count_down(m, to, from.sub, &preds, level);
+                                }
+                            }
+                        }
+                        found.fetch_add(mine, Relaxed);
+                    });
+                }
+            });
+        }
+        let found = found.into_inner();
+        progress(Event::Advance(found));
+        if found == 0 && level >= top {
+            let above = shared
+                .iter()
+                .any(|s| s.values.iter().any(|v| v.load(Relaxed) as u32 > level + 1));
+            if !above {
+                return Ok(());
+            }
+        }
+        level += 1;
+        if level >= 254 {
+            // Distances past 253 do not fit; these rules never reach them.
+            return Err(TbError::Unrepresentable {
+                subspace: first.unwrap_or_default(),
+                fen: String::from("(distance 254 reached)"),
+                value: Value::Win(254),
+            });
+        }
+    }
+}
+
+/// A loss at distance `code - 1` found: its predecessors win at `code`,
+/// unless they already win sooner.
+#[inline]
+fn win_predecessors(to: &Shared, preds: &[u64], code: u8) {
+    for &p in preds {
+        // A win found by a removal at a longer distance is not yet
+        // propagated and gives way to this one.
+        let _ = to.values[p as usize].fetch_update(Relaxed, Relaxed, |v| {
+            (v == 0 || v > code + 1).then_some(code + 1)
+        });
+    }
+}
+
+/// A win for the opponent found at distance `level`: each undecided
+/// predecessor (distinct, in `to`) has one successor fewer left; the one
+/// whose last successor this is loses.
+#[inline]
+fn count_down(m: &Mover, to: &Shared, next: &Subspace, preds: &[u64], level: u32) {
+    for &p in preds {
+        let p = p as usize;
+        if to.values[p].load(Relaxed) != 0 {
+            continue;
+        }
+        let counter = &to.counts[p];
+        let mut c = counter.load(Relaxed);
+        loop {
+            match c {
+                0 => {
+                    let n = successor_count(m, to.sub, to.removing, next, p as u64);
+                    // Another thread may have counted it first.
+                    c = match counter.compare_exchange(0, n + 1, Relaxed, Relaxed) {
+                        Ok(_) => n + 1,
+                        Err(now) => now,
+                    };
+                }
+                1 => break,
+                _ => match counter.compare_exchange_weak(c, c - 1, Relaxed, Relaxed) {
+                    Ok(_) => {
+                        if c == 2 {
+                            // Lost; a removal may lose later still.
+                            let (own_p, opp_p) = to.sub.position(p as u64);
+                            let by_removal = to.removing.removals(m, own_p, opp_p).loss;
+                            let d = by_removal.map_or(level as u8 + 1, |r| r.max(level as u8 + 1));
+                            to.values[p].store(Value::Loss(d).encode(), Relaxed);
+                        }
+                        break;
+                    }
+                    Err(now) => c = now,
+                },
+            }
+        }
+    }
 }
 
 /// Step 1 for one side, split over threads by class.
@@ -457,7 +562,7 @@ fn scan(
                                 *slot = Value::Loss(0).encode();
                                 return;
                             }
-                            let r = view.removals(m, own, opp);
+                            let r = view.removing().removals(m, own, opp);
                             let value = match r {
                                 Removals { win: Some(d), .. } => Value::Win(d),
                                 Removals {
@@ -509,12 +614,11 @@ fn predecessors(m: &Mover, pred_sub: &Subspace, own: Bitboard, opp: Bitboard, ou
     }
 }
 
-/// The count of slot `idx` of side `j`: its distinct successor classes
-/// that remove nothing, plus one if a removal leads to a draw.
-fn successor_count(m: &Mover, sides: &[Side], j: usize, idx: u64) -> u8 {
-    let side = &sides[j];
-    let next = &sides[if sides.len() == 1 { 0 } else { 1 - j }].sub;
-    let (own, opp) = side.sub.position(idx);
+/// The count of slot `idx` of `sub`, whose removals are `removing` and
+/// whose successors lie in `next`: its distinct successor classes that
+/// remove nothing, plus one if a removal leads to a draw.
+fn successor_count(m: &Mover, sub: &Subspace, removing: Removing, next: &Subspace, idx: u64) -> u8 {
+    let (own, opp) = sub.position(idx);
     let empty = !(own | opp);
     let fly = m.flies(own);
     // Every successor has `opp` to move: one canonicalising symmetry.
@@ -531,7 +635,7 @@ fn successor_count(m: &Mover, sides: &[Side], j: usize, idx: u64) -> u8 {
                 if !escape {
                     escape = removable
                         .into_iter()
-                        .any(|x| side.after_removal(opp.without(x), moved) == Value::Draw);
+                        .any(|x| removing.after_removal(opp.without(x), moved) == Value::Draw);
                 }
                 continue;
             }

@@ -367,8 +367,9 @@ pub fn draw_scaled(s: i32) -> i32 {
 }
 
 /// The root moves that keep the root's database value (the fastest win,
-/// the slowest loss, any draw), or `None` when the root has no value that
-/// stands (then the search chooses among all moves).
+/// the slowest loss, any draw, as `tb_score` ranks them), or `None` when
+/// the root is not in the databases (then the search chooses among all
+/// moves).
 pub fn value_keeping_moves(
     tb: &Tablebases,
     rules: &Rules,

@@ -503,24 +503,20 @@ impl<'a> Worker<'a> {
         }
         // A position in the databases has its value, beyond any evaluation;
         // a draw is searched on, for the chances it leaves, its score
-        // scaled into a band around 0.
-        // The scaling is done once, at the first draw of a line: the
-        // draws below it score on the same scale as the leaves.
+        // scaled into a band around 0 once, at the first draw of a line
+        // (the draws below it score on the same scale as the leaves).
         let (mut a, mut b, mut scaling) = (alpha, beta, false);
-        if let Some(tb) = self.limits.tablebases.as_deref() {
-            if let Some(value) = tb.probe(pos) {
-                self.shared.tbhits.fetch_add(1, Relaxed);
-                if value != Value::Draw {
-                    return super::tb_value_score(&self.rules, pos, value, ply);
-                }
-                if !self.under_draw {
-                    (a, b) = match draw_window(alpha, beta) {
-                        Err(settled) => return settled,
-                        Ok(window) => window,
-                    };
-                    scaling = true;
-                    self.under_draw = true;
-                }
+        if let Some(value) = self.probe(pos) {
+            if value != Value::Draw {
+                return super::tb_value_score(&self.rules, pos, value, ply);
+            }
+            if !self.under_draw {
+                (a, b) = match draw_window(alpha, beta) {
+                    Err(settled) => return settled,
+                    Ok(window) => window,
+                };
+                scaling = true;
+                self.under_draw = true;
             }
         }
         let score = self.search_node(pos, depth, a, b, ply, pv_node);
@@ -639,6 +635,15 @@ impl<'a> Worker<'a> {
         best
     }
 
+    /// The databases' value of `pos`, if they hold it (counted in
+    /// `tbhits`).
+    #[inline]
+    fn probe(&self, pos: &Position) -> Option<Value> {
+        let value = self.limits.tablebases.as_deref()?.probe(pos)?;
+        self.shared.tbhits.fetch_add(1, Relaxed);
+        Some(value)
+    }
+
     /// `pos` after `m`, with the child's table bucket on its way to the
     /// cache.
     #[inline]
@@ -728,15 +733,12 @@ impl<'a> Worker<'a> {
         // After a removal here the databases may know the value (the
         // node quiescence started from was probed by `negamax`).
         if qply > 0 {
-            if let Some(tb) = self.limits.tablebases.as_deref() {
-                if let Some(value) = tb.probe(pos) {
-                    self.shared.tbhits.fetch_add(1, Relaxed);
-                    return match value {
-                        Value::Draw if self.under_draw => evaluate(pos, &self.rules),
-                        Value::Draw => draw_scaled(evaluate(pos, &self.rules)),
-                        _ => super::tb_value_score(&self.rules, pos, value, ply),
-                    };
-                }
+            if let Some(value) = self.probe(pos) {
+                return match value {
+                    Value::Draw if self.under_draw => evaluate(pos, &self.rules),
+                    Value::Draw => draw_scaled(evaluate(pos, &self.rules)),
+                    _ => super::tb_value_score(&self.rules, pos, value, ply),
+                };
             }
         }
         let eval = evaluate_full(pos, &self.rules);

@@ -4,7 +4,9 @@
 //! binary. Every position is checked first with the library: its FEN
 //! reads back unchanged, and a brute-force minimax over whole turns proves
 //! the win and its length, and that the engine's bestmove starts one.
-//! Last, a full board is scored as the rules judge it, whoever is to move.
+//! Then a full board is scored as the rules judge it, whoever is to move,
+//! and two placing positions from lost games are met with the one move
+//! that holds.
 
 mod common;
 
@@ -320,4 +322,23 @@ fn filling_the_board_loses_for_the_first_player_even_with_black_to_move() {
     let lines = engine.go("depth 3");
     assert_eq!(bestmove_of(lines.last().unwrap()), moves[0].to_string());
     assert_eq!(last_score(&lines), Some(("mate".to_string(), -1)));
+}
+
+/// Two openings from games mulino lost to Sanmill at 100 ms a move
+/// (2026-12-01, seed 15, games 2 and 16), black to move after five
+/// placements. A 1.5 s search with all the moving-phase databases of the
+/// position after each of black's 19 moves found a forced win for white
+/// after every move but one; the move that holds meets a long line of
+/// white threats, each with one block. The search extends the block of a
+/// single threat by a ply and finds that move at depth 8; without the
+/// extension (9644326) it played b2, and b2 or d2, up to depth 12.
+#[test]
+fn the_only_moves_that_hold_in_two_lost_openings() {
+    for (moves, holds) in [("d2 a1 f2 g1 d1", "d3"), ("c3 d3 e4 b6 f4", "g4")] {
+        let mut e = Engine::spawn();
+        e.send(&format!("position startpos moves {moves}"));
+        let lines = e.go("depth 8");
+        let last = lines.last().expect("a bestmove line");
+        assert_eq!(bestmove_of(last), holds, "{moves}: {lines:?}");
+    }
 }

@@ -231,3 +231,43 @@ fn database_draws_are_searched_within_the_draw_band() {
     assert!(scores.iter().any(|&s| s != scores[0]), "{scores:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// White a7 and g1 against c3 and e5, one piece in each hand, White to
+/// place: g7 threatens d7 and g4 at once, and after Black's last
+/// placement White, flying, closes the other.
+const DOUBLE_THREAT_LAST: &str = "*@***@**/********/***O***O w p p 2 1 2 1 0 0 0 0 0 0 0 0 1";
+
+/// A leaf one placement before the moving phase is searched on into the
+/// databases: a one-ply search sees the win that the evaluation alone
+/// only estimates, and its move wins against every last placement.
+#[test]
+fn the_last_placement_is_searched_into_the_databases() {
+    let dir = three_three("horizon");
+    let rules = Rules::default();
+    let tb = Tablebases::new(&dir, TbRules::from_rules(&rules).unwrap());
+    let pos = Position::from_fen(DOUBLE_THREAT_LAST, &rules).unwrap();
+    let mut plain = Engine::spawn();
+    plain.send(&format!("position fen {DOUBLE_THREAT_LAST}"));
+    let lines = plain.go("depth 1");
+    assert_eq!(last_score(&lines).unwrap().0, "cp", "{lines:?}");
+    let mut e = Engine::spawn();
+    e.send(&format!(
+        "setoption name TablebasePath value {}",
+        dir.display()
+    ));
+    e.send(&format!("position fen {DOUBLE_THREAT_LAST}"));
+    let lines = e.go("depth 1");
+    assert_eq!(last_score(&lines).unwrap().0, "mate", "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains(" tbhits ")), "{lines:?}");
+    let m: Move = bestmove_of(lines.last().unwrap()).parse().unwrap();
+    let after = pos.play(&rules, m).unwrap();
+    let mut replies = MoveList::new();
+    after.legal_moves(&rules, &mut replies);
+    assert!(!replies.is_empty());
+    for &r in replies.iter() {
+        let end = after.play_unchecked(&rules, r);
+        assert!(!end.is_placing() && end.in_hand(end.side_to_move().opponent()) == 0);
+        assert!(matches!(tb.probe(&end), Some(Value::Win(_))), "{m} {r}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

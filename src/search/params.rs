@@ -82,6 +82,13 @@ pub const RFP_MAX_DEPTH: i32 = 3;
 pub const RFP_MARGIN: i32 = 90;
 /// Quiescence: how many plies of mill-closing moves to follow.
 pub const QS_MAX_PLY: i32 = 6;
+/// With databases: a leaf of the placing phase with at most this many
+/// pieces left in both hands together is searched on to the end of
+/// placing, where the databases know the value.
+pub const TB_PLACING_HORIZON: u32 = 1;
+/// While placing, a block of the opponent's only threat is searched a ply
+/// deeper.
+pub const BLOCK_EXTENSION: bool = true;
 /// Nodes between two looks at the clock.
 pub const CHECK_EVERY: u64 = 1024;
 

@@ -8,8 +8,8 @@ use std::time::Instant;
 use super::eval::{evaluate, evaluate_full};
 use super::ordering::{OrderingTables, QuietsTried};
 use super::params::{
-    ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, CHECK_EVERY, LMR_MIN_DEPTH, LMR_MIN_MOVES, QS_MAX_PLY,
-    RFP_MARGIN, RFP_MAX_DEPTH,
+    ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW, BLOCK_EXTENSION, CHECK_EVERY, LMR_MIN_DEPTH,
+    LMR_MIN_MOVES, QS_MAX_PLY, RFP_MARGIN, RFP_MAX_DEPTH, TB_PLACING_HORIZON,
 };
 use super::picker::{BufferPool, MovePicker, Picked};
 use super::repetition::RepetitionTracker;
@@ -18,7 +18,7 @@ use super::{
     INFINITY, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Reporter, Score, SearchResult, Shared,
     draw_scaled, draw_window,
 };
-use crate::core::{Move, Outcome, Position, Rules};
+use crate::core::{Bitboard, Move, Outcome, Position, Rules};
 use crate::tb::Value;
 
 /// Late-move reductions by depth and move number: about
@@ -111,6 +111,26 @@ fn no_move_score(rules: &Rules, pos: &Position, ply: usize) -> i32 {
         // A loss; `None` (a removal owed that cannot be made, which the
         // search never meets) counts as blocked.
         Some(Outcome::Win { .. }) | None => -MATE + ply as i32,
+    }
+}
+
+/// While both sides place: the opponent's one point that closes a mill,
+/// if the side to move cannot close one itself; empty if not (or off).
+/// Placing anywhere else loses a piece, so the block is the node's one
+/// real move, and `search_node` searches it a ply deeper.
+#[inline]
+fn forced_block(rules: &Rules, pos: &Position) -> Bitboard {
+    let us = pos.side_to_move();
+    let them = us.opponent();
+    if !BLOCK_EXTENSION || pos.in_hand(us) == 0 || pos.in_hand(them) == 0 {
+        return Bitboard::default();
+    }
+    let g = rules.geometry();
+    let [fu, ft] = g.line_features_pair(pos.pieces(us), pos.pieces(them), pos.empty());
+    if fu.closers.is_empty() && ft.closers.count() == 1 {
+        ft.closers
+    } else {
+        Bitboard::default()
     }
 }
 
@@ -546,9 +566,13 @@ impl<'a> Worker<'a> {
         if alpha >= beta {
             return alpha;
         }
-        if depth <= 0 {
-            return self.quiesce(pos, alpha, beta, ply, 0);
-        }
+        // A leaf just before the end of placing is searched on to the
+        // databases' exact values instead of evaluated.
+        let depth = match depth {
+            1.. => depth,
+            _ if self.placing_ends_in_databases(pos) => 1,
+            _ => return self.quiesce(pos, alpha, beta, ply, 0),
+        };
         let key = pos.key();
         let hit = self.shared.tt.probe(key);
         // A stored move is only a hint (another thread or another position
@@ -574,6 +598,9 @@ impl<'a> Worker<'a> {
         } else {
             depth - 1
         };
+        // A block of the opponent's one threat while placing is the
+        // node's forced move: searched a ply deeper.
+        let forced_block = forced_block(&self.rules, pos);
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -590,6 +617,10 @@ impl<'a> Worker<'a> {
                 ahead = picker.peek().map(|next| self.play_prefetched(pos, next));
             }
             self.repetitions.push(child.key());
+            let new_depth = match m.to() {
+                Some(p) if forced_block.contains(p) && new_depth < depth => depth,
+                _ => new_depth,
+            };
             let score = if i == 0 {
                 self.child_score(pos, &child, new_depth, alpha, beta, ply + 1, pv_node)
             } else {
@@ -642,6 +673,21 @@ impl<'a> Worker<'a> {
         let value = self.limits.tablebases.as_deref()?.probe(pos)?;
         self.shared.tbhits.fetch_add(1, Relaxed);
         Some(value)
+    }
+
+    /// Whether `pos` is at most `TB_PLACING_HORIZON` placements from the
+    /// moving phase, and the databases hold the material it would reach
+    /// there without a removal.
+    #[inline]
+    fn placing_ends_in_databases(&self, pos: &Position) -> bool {
+        use crate::core::Color::{Black, White};
+        let Some(tb) = self.limits.tablebases.as_deref() else {
+            return false;
+        };
+        let hands = pos.in_hand(White) as u32 + pos.in_hand(Black) as u32;
+        hands > 0
+            && hands <= TB_PLACING_HORIZON
+            && tb.holds(pos.material(White), pos.material(Black))
     }
 
     /// `pos` after `m`, with the child's table bucket on its way to the
@@ -789,6 +835,37 @@ impl<'a> Worker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Nine men's morris after these placements.
+    fn placed(points: &[&str]) -> (Position, Rules) {
+        let rules = crate::core::Variant::Nine.rules();
+        let mut pos = Position::startpos(&rules);
+        for p in points {
+            let m = Move::place(p.parse().expect("test point"));
+            pos = pos.play(&rules, m).expect("legal placement");
+        }
+        (pos, rules)
+    }
+
+    fn points(b: Bitboard) -> Vec<String> {
+        b.into_iter().map(|p| p.to_string()).collect()
+    }
+
+    #[test]
+    fn the_block_of_a_single_threat_is_forced() {
+        // White a7-d7 closes at g7; black, to move, has no line to close.
+        let (pos, rules) = placed(&["d7", "d3", "a7"]);
+        assert_eq!(points(forced_block(&rules, &pos)), ["g7"]);
+        // Two closing points (a7-d7 at g7, a7-a1 at a4): no block holds.
+        let (pos, rules) = placed(&["d7", "d3", "a7", "f4", "a1"]);
+        assert!(forced_block(&rules, &pos).is_empty());
+        // White's one threat (g7), but black's d3-e3 closes at c3 first.
+        let (pos, rules) = placed(&["d7", "d3", "a7", "e3", "b4"]);
+        assert!(forced_block(&rules, &pos).is_empty());
+        // No threat at all.
+        let (pos, rules) = placed(&["d7", "d3"]);
+        assert!(forced_block(&rules, &pos).is_empty());
+    }
 
     #[test]
     fn log_approximation_is_close() {

@@ -97,6 +97,13 @@ impl Tablebases {
         self.probe_sets(own, opp).ok()
     }
 
+    /// Whether the table of `own` against `opp` pieces (either side to
+    /// move) is there and opens.
+    pub fn holds(&self, own: u32, opp: u32) -> bool {
+        let range = MIN_PIECES as u32..=MAX_PIECES as u32;
+        range.contains(&own) && range.contains(&opp) && self.table(own as u8, opp as u8).is_ok()
+    }
+
     /// Opens every database file in the directory (headers only: the
     /// values are read when probed) and says what is wrong with any: the
     /// number of usable files and the problems.

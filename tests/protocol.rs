@@ -1260,3 +1260,32 @@ fn self_play_under_a_clock_never_flags() {
     );
     assert!(engine.sync().is_empty());
 }
+
+/// A hash table larger than the memory the system has free is refused
+/// (zeroing it would swap, or end the process at the hands of the kernel's
+/// out-of-memory killer), and the engine goes on with its table. Checked
+/// where /proc/meminfo says so, with less than the largest `Hash` free.
+#[test]
+fn a_hash_table_beyond_the_free_memory_is_refused() {
+    let available_mb = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|info| {
+            let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .map(|kb| kb / 1024);
+    let Some(available_mb) = available_mb.filter(|&mb| mb < 32768) else {
+        eprintln!("skipped: free memory unknown or above 32768 MB ({available_mb:?})");
+        return;
+    };
+    let (mut engine, fen) = engine_in_play();
+    let answer = engine.ask("setoption name Hash value 32768");
+    assert_eq!(answer.len(), 1, "{answer:?} ({available_mb} MB free)");
+    assert!(
+        answer[0].starts_with("info string error: a 32768 MB hash table is more than the "),
+        "{answer:?}"
+    );
+    assert_line_refused(&mut engine, "setoption name Hash value 32768", &fen);
+    assert_eq!(engine.fen(), fen);
+    assert_still_healthy(&mut engine);
+}

@@ -70,6 +70,28 @@ impl<T: Zeroable> Drop for LargeBuffer<T> {
     }
 }
 
+/// The memory the system can still give without swapping (Linux:
+/// `MemAvailable` in /proc/meminfo), or `None` where that is not known.
+pub fn available_bytes() -> Option<usize> {
+    #[cfg(target_os = "linux")]
+    {
+        let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+        mem_available(&info)
+    }
+    #[cfg(not(target_os = "linux"))]
+    None
+}
+
+/// `MemAvailable` of a /proc/meminfo text, in bytes.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+fn mem_available(meminfo: &str) -> Option<usize> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let mut words = line.split_whitespace().skip(1);
+    let kb: usize = words.next()?.parse().ok()?;
+    (words.next() == Some("kB")).then_some(())?;
+    kb.checked_mul(1024)
+}
+
 #[cfg(target_os = "linux")]
 fn advise_huge_pages(ptr: *mut u8, bytes: usize) {
     use std::ffi::{c_int, c_void};
@@ -92,6 +114,17 @@ mod tests {
 
     // SAFETY: integers are valid when zero.
     unsafe impl Zeroable for u64 {}
+
+    #[test]
+    fn available_memory_is_read_from_meminfo() {
+        let info = "MemTotal:       24576000 kB\nMemFree:  1000 kB\nMemAvailable:   23000000 kB\n";
+        assert_eq!(mem_available(info), Some(23_000_000 * 1024));
+        assert_eq!(mem_available("MemTotal: 5 kB\n"), None);
+        assert_eq!(mem_available("MemAvailable: x kB\n"), None);
+        assert_eq!(mem_available("MemAvailable: 5 MB\n"), None);
+        #[cfg(target_os = "linux")]
+        assert!(available_bytes().is_some_and(|b| b > 0));
+    }
 
     #[test]
     fn buffers_are_zeroed_and_aligned() {

@@ -5,7 +5,7 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
-use super::largemem::{LargeBuffer, Zeroable};
+use super::largemem::{self, LargeBuffer, Zeroable};
 use crate::core::Move;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,14 +71,30 @@ fn unpack(d: u64) -> Option<(TtHit, u8)> {
 
 /// Why the table could not be (re)sized.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot allocate a {0} MB hash table")]
-pub struct TtAllocError(pub usize);
+pub enum TtAllocError {
+    /// The allocator said no.
+    #[error("cannot allocate a {0} MB hash table")]
+    Failed(usize),
+    /// More than the system has free: zeroing it would swap, or end the
+    /// process at the hands of the kernel's out-of-memory killer.
+    #[error("a {mb} MB hash table is more than the {available} MB of memory available")]
+    TooLarge { mb: usize, available: usize },
+}
 
 impl Tt {
     pub fn new(mb: usize) -> Result<Tt, TtAllocError> {
-        let bytes = mb.max(1).checked_mul(1 << 20).ok_or(TtAllocError(mb))?;
+        let bytes = mb
+            .max(1)
+            .checked_mul(1 << 20)
+            .ok_or(TtAllocError::Failed(mb))?;
+        if let Some(available) = largemem::available_bytes().filter(|&a| bytes > a) {
+            return Err(TtAllocError::TooLarge {
+                mb,
+                available: available >> 20,
+            });
+        }
         let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let table = LargeBuffer::zeroed(buckets).ok_or(TtAllocError(mb))?;
+        let table = LargeBuffer::zeroed(buckets).ok_or(TtAllocError::Failed(mb))?;
         Ok(Tt {
             table,
             age: AtomicU8::new(0),

@@ -7,7 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::config::Config;
 use super::record::GameRecord;
-use crate::core::{Color, Game};
+use crate::core::{Color, Game, Move, Position};
 
 /// Movetext lines are wrapped before this many characters.
 const LINE_WIDTH: usize = 80;
@@ -44,6 +44,21 @@ fn escaped(value: &str) -> String {
 /// Text for a comment: no braces inside.
 fn comment_text(text: &str) -> String {
     text.replace(['{', '}'], "")
+}
+
+/// A move's token, its number on the same line: `N.` before white's
+/// moves, `N...` before black's unless they follow white's (at the start,
+/// and after a black move, when a rule gives black two turns in a row). A
+/// removal played as a move of its own follows its step unnumbered.
+fn numbered(pos: &Position, previous: Option<Color>, mv: Move) -> String {
+    let n = pos.fullmove();
+    let continues = previous == Some(pos.side_to_move()) && pos.pending_removals() != 0;
+    match pos.side_to_move() {
+        _ if continues => mv.to_string(),
+        Color::White => format!("{n}. {mv}"),
+        Color::Black if previous == Some(Color::White) => mv.to_string(),
+        Color::Black => format!("{n}... {mv}"),
+    }
 }
 
 /// One game as a PGN record, ending with a blank line.
@@ -93,17 +108,11 @@ pub fn format_game(game: &GameRecord, config: &Config, names: &[String]) -> Stri
     // Checked play follows partial turns (a step whose removal came as a
     // move of its own) as well as whole ones.
     let mut replay = Game::from_position(*rules, game.job.opening.start);
-    for (i, record) in game.moves.iter().enumerate() {
+    let mut previous = None;
+    for record in &game.moves {
         let pos = *replay.position();
-        // A move number stays on the line of its move.
-        let white_to_move = pos.side_to_move() == Color::White;
-        if white_to_move && pos.pending_removals() == 0 {
-            tokens.push(format!("{}. {}", pos.fullmove(), record.mv));
-        } else if i == 0 {
-            tokens.push(format!("{}... {}", pos.fullmove(), record.mv));
-        } else {
-            tokens.push(record.mv.to_string());
-        }
+        tokens.push(numbered(&pos, previous, record.mv));
+        previous = Some(pos.side_to_move());
         let comment = if record.book {
             "{book}".to_string()
         } else {
@@ -153,6 +162,31 @@ mod tests {
             assert_eq!(civil_from_days(days), date, "{days}");
         }
         assert_eq!(pgn_date(UNIX_EPOCH), "1970.01.01");
+    }
+
+    #[test]
+    fn moves_are_numbered_by_turn() {
+        use crate::core::Rules;
+        let rules = Rules::default();
+        let start = Position::startpos(&rules);
+        let d6 = Move::place("d6".parse().unwrap());
+        let white = start;
+        let black = start.play(&rules, d6).unwrap();
+        let a1 = Move::place("a1".parse().unwrap());
+        assert_eq!(numbered(&white, None, d6), "1. d6");
+        assert_eq!(numbered(&black, Some(Color::White), a1), "a1");
+        // At the start, and after black's own move: numbered.
+        assert_eq!(numbered(&black, None, a1), "1... a1");
+        assert_eq!(numbered(&black, Some(Color::Black), a1), "1... a1");
+        // White after white keeps its number.
+        assert_eq!(numbered(&white, Some(Color::White), d6), "1. d6");
+        // A removal owed after a step of the same side continues it.
+        let fen = "@@******/********/OO*****O w p r 3 6 2 7 1 0 0 0 0 0 0 0 3";
+        let owed = Position::from_fen(fen, &rules).unwrap();
+        assert_eq!(owed.pending_removals(), 1);
+        let x = Move::remove_only("d5".parse().unwrap());
+        assert_eq!(numbered(&owed, Some(Color::White), x), "xd5");
+        assert_eq!(numbered(&owed, None, x), "3. xd5");
     }
 
     #[test]

@@ -135,12 +135,13 @@ pub fn threats_through(rules: &Rules, p: Point, theirs: Bitboard, empty: Bitboar
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::core::{Move, Variant};
 
-    /// Nine men's morris after these placements.
-    fn placed(points: &[&str]) -> (Position, Rules) {
+    /// Nine men's morris after these placements (the search's tests use it
+    /// too).
+    pub(in crate::search) fn placed(points: &[&str]) -> (Position, Rules) {
         let rules = Variant::Nine.rules();
         let mut pos = Position::startpos(&rules);
         for p in points {

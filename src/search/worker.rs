@@ -834,18 +834,8 @@ impl<'a> Worker<'a> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::eval::tests::placed;
     use super::*;
-
-    /// Nine men's morris after these placements.
-    fn placed(points: &[&str]) -> (Position, Rules) {
-        let rules = crate::core::Variant::Nine.rules();
-        let mut pos = Position::startpos(&rules);
-        for p in points {
-            let m = Move::place(p.parse().expect("test point"));
-            pos = pos.play(&rules, m).expect("legal placement");
-        }
-        (pos, rules)
-    }
 
     fn points(b: Bitboard) -> Vec<String> {
         b.into_iter().map(|p| p.to_string()).collect()

@@ -630,3 +630,113 @@ fn dialect_limits_are_setup_errors() {
         assert!(stderr.contains("`other` speaks gbgp"), "{extra}: {stderr}");
     }
 }
+
+/// The 3-3 database in `dir`, and two of its positions as FEN: its
+/// longest win for the side to move (25 plies) and a draw.
+fn three_three_database(dir: &Path) -> (String, String) {
+    use mulino::core::Rules;
+    use mulino::tb::build::{self, Options};
+    use mulino::tb::probe::Tablebases;
+    use mulino::tb::{TbRules, Value as TbValue};
+    let rules = Rules::default();
+    let tb_rules = TbRules::from_rules(&rules).expect("nine men's morris has databases");
+    let opts = Options {
+        dir: dir.to_path_buf(),
+        threads: 1,
+        memory: 1 << 30,
+    };
+    build::build_pair(tb_rules, 3, 3, &opts, &|_| {}).expect("build 3-3");
+    let tb = Tablebases::new(dir, tb_rules);
+    let table = tb.table(3, 3).expect("3-3 opens");
+    let find = |wanted: TbValue| {
+        (0..table.table.slots().len() as u64)
+            .filter_map(|slot| {
+                let (own, opp) = table.sub.position(slot);
+                build::position(tb_rules, own, opp)
+            })
+            .find(|pos| tb.probe(pos) == Some(wanted))
+            .map(|pos| pos.fen(&rules))
+            .expect("the table has such a position")
+    };
+    (find(TbValue::Win(25)), find(TbValue::Draw))
+}
+
+/// `--tb`: a game that reaches a position the databases hold ends there
+/// with its value; a win only when the N-move rule cannot intervene, a
+/// draw only in the modes that adjudicate draws.
+#[test]
+fn the_databases_adjudicate_games() {
+    let dir = Scratch::new("tb");
+    let tb = dir.path("tb");
+    let (win, draw) = three_three_database(Path::new(&tb));
+    assert!(win.contains(" w m "), "White to move: {win}");
+    // The same win with 80 plies on the counter: 80 + 25 reaches the
+    // 100-ply limit, so the rule could still make it a draw.
+    let mut fields: Vec<&str> = win.split_whitespace().collect();
+    fields[15] = "80";
+    let late_win = fields.join(" ");
+    let (book, json) = (dir.path("book.txt"), dir.path("m.json"));
+    let run = |openings: &str, mode: &str| {
+        std::fs::write(&book, openings).expect("openings file");
+        run_match(&argv(
+            "--engine cmd={mulino} name=one --engine cmd={mulino} name=two --depth 1 --games 4 \
+             --openings {book} --tb {tb} --tb-adjudicate {mode} --max-moves 30 \
+             --concurrency 2 --json {json}",
+            &[
+                ("mulino", MULINO),
+                ("book", &book),
+                ("tb", &tb),
+                ("mode", mode),
+                ("json", &json),
+            ],
+        ));
+        let doc = read_json(&json);
+        check_totals(&doc);
+        assert_eq!(doc["tb"]["adjudicate"], mode);
+        doc["games"].as_array().expect("games").clone()
+    };
+    // Both at once, with no move played.
+    for g in run(&format!("fen {win}\nfen {draw}\n"), "both") {
+        assert_eq!(g["termination"], "adjudication", "{g}");
+        assert_eq!(int(&g["plies"]), 0, "{g}");
+        let opening = g["opening"].as_str().expect("opening");
+        let expected = if opening.contains(&win) {
+            "1-0"
+        } else {
+            "1/2-1/2"
+        };
+        assert_eq!(g["result"], expected, "{g}");
+    }
+    // Neither: the draw is played on, and so is the win the counter may
+    // yet spoil. Games may still end by adjudication later, but only as
+    // wins, once a mistake shortens the way to the end.
+    for g in run(&format!("fen {late_win}\nfen {draw}\n"), "win-loss") {
+        assert!(int(&g["plies"]) > 0, "played on: {g}");
+        if g["termination"] == "adjudication" {
+            assert_ne!(g["result"], "1/2-1/2", "{g}");
+        }
+    }
+    // Refused before any game: a directory without databases, a mode
+    // that does not exist, rules the databases do not fit.
+    for extra in [
+        "--tb {scratch}",
+        "--tb {tb} --tb-adjudicate sometimes",
+        "--tb {tb} --variant russian",
+    ] {
+        let output = Command::new(MULINO)
+            .arg("match")
+            .args(argv(
+                &format!("--engine cmd={{mulino}} --engine cmd={{mulino}} --depth 1 {extra}"),
+                &[
+                    ("mulino", MULINO),
+                    ("tb", &tb),
+                    ("scratch", &dir.path("none")),
+                ],
+            ))
+            .output()
+            .expect("run mulino match");
+        assert_eq!(output.status.code(), Some(1), "{extra}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("--tb"), "{extra}: {stderr}");
+    }
+}

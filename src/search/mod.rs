@@ -319,12 +319,8 @@ pub const TB_DRAW_BAND: i32 = 75;
 /// (so the search hurries to the end and to removals, which reset the
 /// counter). A draw scores 0 (the N-move rules only add draws).
 pub fn tb_value_score(rules: &Rules, pos: &Position, value: Value, ply: usize) -> i32 {
-    let limit = [rules.n_move_rule, rules.endgame_n_move_rule]
-        .into_iter()
-        .filter(|&n| n > 0)
-        .min();
     let reach = pos.rule50() as u32;
-    let in_time = |d: u8| limit.is_none_or(|n| (reach + d as u32) < n as u32);
+    let in_time = |d: u8| tb_ends_in_time(rules, pos, d);
     let likely = |d: u8| TB_WIN - (reach + d as u32).min(5_000) as i32;
     match value {
         Value::Draw => 0,
@@ -333,6 +329,18 @@ pub fn tb_value_score(rules: &Rules, pos: &Position, value: Value, ply: usize) -
         Value::Win(d) => likely(d),
         Value::Loss(d) => -likely(d),
     }
+}
+
+/// Whether a database win or loss `d` plies from `pos` (to the game's
+/// end, through every removal) ends before the shortest N-move limit can
+/// strike from the current counter: every removal resets the counter,
+/// and every later stretch is shorter than `d`.
+pub fn tb_ends_in_time(rules: &Rules, pos: &Position, d: u8) -> bool {
+    let limit = [rules.n_move_rule, rules.endgame_n_move_rule]
+        .into_iter()
+        .filter(|&n| n > 0)
+        .min();
+    limit.is_none_or(|n| (pos.rule50() as u32 + d as u32) < n as u32)
 }
 
 /// The score of `pos` from the databases (see `tb_value_score`), if they

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::adjudicate::{TbAdjudication, TbMode};
 use super::config::{
     Config, ConfigError, Limits, OpeningSource, parse_depth, parse_engine, parse_movetime,
     parse_nodes, parse_sprt, parse_tc,
@@ -80,6 +81,15 @@ pub struct MatchArgs {
     /// as soon as the log-likelihood ratio crosses a bound.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Option<Vec<String>>,
+    /// Endgame databases (`mulino tb build`) that end a game as soon as
+    /// it reaches a position they hold, with its value under perfect
+    /// play (a win or loss only if the N-move rules cannot intervene).
+    #[arg(long, value_name = "DIR")]
+    pub tb: Option<PathBuf>,
+    /// Which database values end a game: both (wins, losses and draws),
+    /// win-loss (drawn positions are played on) or draw.
+    #[arg(long, default_value = "both", value_name = "MODE")]
+    pub tb_adjudicate: String,
     /// Write every game to this PGN file.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
@@ -208,6 +218,12 @@ impl MatchArgs {
             .into_iter()
             .map(|(option, value)| (option.name().to_string(), value))
             .collect();
+        let tb_mode = TbMode::parse(&self.tb_adjudicate)?;
+        let tb = self
+            .tb
+            .as_deref()
+            .map(|dir| TbAdjudication::open(dir, tb_mode, &rules))
+            .transpose()?;
         let sprt = self.sprt.as_deref().map(parse_sprt).transpose()?;
         if sprt.is_some() && engines.len() != 2 {
             return Err(ConfigError::SprtEngines);
@@ -246,6 +262,7 @@ impl MatchArgs {
             grace: Duration::from_millis(self.grace),
             init_timeout: Duration::from_millis(self.init_timeout),
             sprt,
+            tb,
             pgn: self.pgn,
             json: self.json,
             event: self.event,

@@ -45,6 +45,8 @@ pub enum ConfigError {
     Sprt(String),
     #[error("--games must be at least 1")]
     NoGames,
+    #[error("--tb: {0}")]
+    Tablebase(String),
     #[error("engine `{engine}` speaks {proto}, which {problem}")]
     Dialect {
         engine: String,
@@ -345,6 +347,8 @@ pub struct Config {
     pub grace: Duration,
     pub init_timeout: Duration,
     pub sprt: Option<Sprt>,
+    /// `--tb`: the databases that adjudicate games.
+    pub tb: Option<super::adjudicate::TbAdjudication>,
     pub pgn: Option<PathBuf>,
     pub json: Option<PathBuf>,
     pub event: String,

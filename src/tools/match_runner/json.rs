@@ -273,10 +273,18 @@ pub fn document(
             .map(|(n, v)| (n.clone(), v.as_str().into()))
             .collect(),
     );
+    let tb = match &config.tb {
+        None => Json::Null,
+        Some(t) => obj([
+            ("dir", t.dir.display().to_string().into()),
+            ("adjudicate", t.mode.name().into()),
+        ]),
+    };
     obj([
         ("event", config.event.as_str().into()),
         ("variant", config.variant.name().into()),
         ("rules", rules),
+        ("tb", tb),
         ("seed", config.seed.into()),
         ("concurrency", config.concurrency.into()),
         ("games_planned", planned.into()),

@@ -6,9 +6,11 @@
 //! [`process`] (engine processes and the registry that kills them),
 //! [`slot`] (one set of engines per worker thread), [`referee`] (one
 //! game), [`record`] and [`tally`] (results), [`stats`] (Elo and SPRT),
-//! [`runner`] (threads and scheduling), and the outputs [`report`],
+//! [`adjudicate`] (games ended by the endgame databases), [`runner`]
+//! (threads and scheduling), and the outputs [`report`],
 //! [`pgn`] and [`json`].
 
+pub mod adjudicate;
 pub mod args;
 pub mod config;
 pub mod dialect;

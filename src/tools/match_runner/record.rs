@@ -122,16 +122,20 @@ pub enum Termination {
     Rules(Outcome),
     /// `--max-moves` full moves were played: a draw.
     MaxMoves,
+    /// The databases' value (`--tb`): `None` is a draw.
+    Adjudicated { winner: Option<Color> },
     /// The engine playing `side` forfeited.
     Fault { side: Color, fault: Fault },
 }
 
 impl Termination {
-    /// The PGN `Termination` value: `normal`, `max moves` or the fault.
+    /// The PGN `Termination` value: `normal`, `max moves`, `adjudication`
+    /// or the fault.
     pub fn keyword(self) -> &'static str {
         match self {
             Termination::Rules(_) => "normal",
             Termination::MaxMoves => "max moves",
+            Termination::Adjudicated { .. } => "adjudication",
             Termination::Fault { fault, .. } => fault.keyword(),
         }
     }
@@ -140,7 +144,12 @@ impl Termination {
     pub fn white_half_points(self) -> u8 {
         match self {
             Termination::Rules(Outcome::Win { winner, .. }) => 2 * (winner == Color::White) as u8,
-            Termination::Rules(Outcome::Draw(_)) | Termination::MaxMoves => 1,
+            Termination::Rules(Outcome::Draw(_))
+            | Termination::MaxMoves
+            | Termination::Adjudicated { winner: None } => 1,
+            Termination::Adjudicated {
+                winner: Some(winner),
+            } => 2 * (winner == Color::White) as u8,
             Termination::Fault { side, .. } => 2 * (side == Color::Black) as u8,
         }
     }

@@ -105,6 +105,16 @@ impl Referee<'_> {
                 let detail = format!("draw: {} moves played", config.max_moves);
                 return Some(finish(played, Termination::MaxMoves, detail));
             }
+            // A whole turn is over here (no removal owed by a half-played
+            // step), so the position is one the databases may hold.
+            if let Some(v) = config
+                .tb
+                .as_ref()
+                .and_then(|t| t.verdict(rules, game.position()))
+            {
+                let termination = Termination::Adjudicated { winner: v.winner };
+                return Some(finish(played, termination, v.detail));
+            }
             let side = game.position().side_to_move();
             let index = job.engine(side);
             let spec = &config.engines[index];

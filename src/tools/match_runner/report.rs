@@ -205,5 +205,13 @@ pub fn summary(
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
     let _ = writeln!(s, "Terminations: {}", terms.join(", "));
+    if let Some(tb) = &config.tb {
+        let _ = writeln!(
+            s,
+            "Adjudication: the databases in {} end games with their value ({})",
+            tb.dir.display(),
+            tb.mode.name()
+        );
+    }
     s
 }

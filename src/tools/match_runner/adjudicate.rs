@@ -1,0 +1,122 @@
+//! Adjudication from the endgame databases (`--tb DIR`): a game that
+//! reaches a moving-phase position the databases hold ends there with the
+//! value perfect play gives it, instead of being played out.
+//!
+//! A win or loss is adjudicated only when it ends before the N-move rules
+//! can strike (`search::tb_ends_in_time`), so the rules could not have
+//! turned it into a draw. A database draw is always a draw between perfect
+//! players. Against an engine without databases, which may still go wrong
+//! from there, adjudication takes from the side with databases the chances
+//! its opponent would have given it, and never adds any: `win-loss`
+//! leaves drawn positions to be played out, where those chances lie.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::config::ConfigError;
+use crate::core::{Color, Position, Rules};
+use crate::search::tb_ends_in_time;
+use crate::tb::TbRules;
+use crate::tb::Value;
+use crate::tb::probe::Tablebases;
+
+/// Which database values end a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TbMode {
+    /// Wins, losses and draws.
+    #[default]
+    Both,
+    /// Wins and losses; drawn positions are played on.
+    WinLoss,
+    /// Draws only.
+    Draw,
+}
+
+impl TbMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            TbMode::Both => "both",
+            TbMode::WinLoss => "win-loss",
+            TbMode::Draw => "draw",
+        }
+    }
+
+    /// `both`, `win-loss` or `draw`, in any case.
+    pub fn parse(text: &str) -> Result<TbMode, ConfigError> {
+        match text.to_ascii_lowercase().as_str() {
+            "both" => Ok(TbMode::Both),
+            "win-loss" => Ok(TbMode::WinLoss),
+            "draw" => Ok(TbMode::Draw),
+            _ => Err(ConfigError::BadValue {
+                key: "--tb-adjudicate".into(),
+                value: text.into(),
+                expected: "both, win-loss or draw",
+            }),
+        }
+    }
+}
+
+/// The databases a match adjudicates from.
+#[derive(Clone, Debug)]
+pub struct TbAdjudication {
+    pub dir: PathBuf,
+    pub mode: TbMode,
+    tables: Arc<Tablebases>,
+}
+
+/// A game ended by the databases.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// `None` for a draw.
+    pub winner: Option<Color>,
+    /// A sentence for the PGN and the report.
+    pub detail: String,
+}
+
+impl TbAdjudication {
+    /// Opens the databases in `dir` for `rules`: an error if the rules
+    /// have none, or if any file there is unusable (a match should not
+    /// quietly lose part of its adjudication), or if there is none.
+    pub fn open(dir: &Path, mode: TbMode, rules: &Rules) -> Result<TbAdjudication, ConfigError> {
+        let problem = |what: String| ConfigError::Tablebase(format!("{}: {what}", dir.display()));
+        let tb_rules = TbRules::from_rules(rules).map_err(|e| problem(e.to_string()))?;
+        let tables = Tablebases::new(dir, tb_rules);
+        let (usable, problems) = tables.open_all();
+        if !problems.is_empty() {
+            return Err(problem(problems.join("; ")));
+        }
+        if usable == 0 {
+            return Err(problem("no database files".into()));
+        }
+        Ok(TbAdjudication {
+            dir: dir.to_path_buf(),
+            mode,
+            tables: Arc::new(tables),
+        })
+    }
+
+    /// The verdict on `pos`, if the databases hold it and the mode and
+    /// the N-move rules let its value end the game.
+    pub fn verdict(&self, rules: &Rules, pos: &Position) -> Option<Verdict> {
+        let value = self.tables.probe(pos)?;
+        let mover = pos.side_to_move();
+        let decisive = |winner: Color, d: u8| {
+            let adjudicate = self.mode != TbMode::Draw && tb_ends_in_time(rules, pos, d);
+            adjudicate.then(|| Verdict {
+                winner: Some(winner),
+                detail: format!(
+                    "{winner} wins by adjudication: the databases give {mover} (to move) a {} in {d} plies",
+                    if winner == mover { "win" } else { "loss" }
+                ),
+            })
+        };
+        match value {
+            Value::Win(d) => decisive(mover, d),
+            Value::Loss(d) => decisive(mover.opponent(), d),
+            Value::Draw => (self.mode != TbMode::WinLoss).then(|| Verdict {
+                winner: None,
+                detail: "draw by adjudication: the databases give the position a draw".into(),
+            }),
+        }
+    }
+}

@@ -7,6 +7,11 @@
 #   tools/sparring.sh sanmill DIR [GAMES] [MULINO]   gauntlet against Sanmill
 #   tools/sparring.sh muhle DIR [GAMES] [MULINO]     gauntlet against Mühle Intelligence
 #
+# Environment: MOVETIME (ms a move, default 100) and SEED (default 15)
+# for both gauntlets; TB=TBDIR gives mulino the databases in TBDIR and
+# ends the games at database wins and losses (`--tb TBDIR --tb-adjudicate
+# win-loss`, match.md), drawn positions being played out.
+#
 # DIR/sanmill is a checkout of github.com/calcitem/Sanmill (at least its
 # Cargo.toml, Cargo.lock, rust-toolchain.toml, crates/ and
 # src/ui/flutter_app/assets/opening_books/, which tgf-cli includes at
@@ -18,11 +23,20 @@ set -euo pipefail
 cmd=${1:-}
 dir=${2:-}
 if [ -z "$cmd" ] || [ -z "$dir" ]; then
-  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 games=${3:-}
 mulino=${4:-target/release/mulino}
+
+movetime=${MOVETIME:-100}
+seed=${SEED:-15}
+mulino_tb=()
+match_tb=()
+if [ -n "${TB:-}" ]; then
+  mulino_tb=(option.TablebasePath="$TB")
+  match_tb=(--tb "$TB" --tb-adjudicate win-loss)
+fi
 
 case "$cmd" in
   build)
@@ -36,20 +50,22 @@ case "$cmd" in
   sanmill)
     mkdir -p "$dir/results"
     "$mulino" match \
-      --engine cmd="$mulino" name=mulino \
+      --engine cmd="$mulino" name=mulino "${mulino_tb[@]}" \
       --engine cmd="$dir/sanmill/target/release/tgf" arg=mill arg=uci proto=sanmill \
         name=sanmill option.SkillLevel=30 option.MoveTimeMs=0 \
-        option.Shuffling=false option.IDSEnabled=true depth=64 movetime=100 \
-      --movetime 100 --games "${games:-120}" --random-plies 4 --concurrency 1 \
+        option.Shuffling=false option.IDSEnabled=true depth=64 movetime="$movetime" \
+      --movetime "$movetime" --games "${games:-120}" --random-plies 4 --seed "$seed" \
+      --concurrency 1 "${match_tb[@]}" \
       --pgn "$dir/results/sanmill.pgn" --json "$dir/results/sanmill.json"
     ;;
   muhle)
     mkdir -p "$dir/results"
     "$mulino" match \
-      --engine cmd="$mulino" name=mulino \
+      --engine cmd="$mulino" name=mulino "${mulino_tb[@]}" \
       --engine cmd="$dir/muhle-intelligence/target/release/muhle_intelligence" \
         proto=gbgp name=muhle \
-      --movetime 100 --games "${games:-40}" --random-plies 4 --concurrency 1 \
+      --movetime "$movetime" --games "${games:-40}" --random-plies 4 --seed "$seed" \
+      --concurrency 1 "${match_tb[@]}" \
       --pgn "$dir/results/muhle.pgn" --json "$dir/results/muhle.json"
     ;;
   *)

@@ -7,7 +7,8 @@
 #   tools/sparring.sh sanmill DIR [GAMES] [MULINO]   gauntlet against Sanmill
 #   tools/sparring.sh muhle DIR [GAMES] [MULINO]     gauntlet against Mühle Intelligence
 #
-# Environment: MOVETIME (ms a move, default 100) and SEED (default 15)
+# Environment: MOVETIME (ms a move, default 100), SEED (default 15) and
+# CONCURRENCY (games at once, default 1)
 # for both gauntlets; TB=TBDIR gives mulino the databases in TBDIR and
 # ends the games at database wins and losses (`--tb TBDIR --tb-adjudicate
 # win-loss`, match.md), drawn positions being played out.
@@ -23,7 +24,7 @@ set -euo pipefail
 cmd=${1:-}
 dir=${2:-}
 if [ -z "$cmd" ] || [ -z "$dir" ]; then
-  sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 games=${3:-}
@@ -55,7 +56,7 @@ case "$cmd" in
         name=sanmill option.SkillLevel=30 option.MoveTimeMs=0 \
         option.Shuffling=false option.IDSEnabled=true depth=64 movetime="$movetime" \
       --movetime "$movetime" --games "${games:-120}" --random-plies 4 --seed "$seed" \
-      --concurrency 1 "${match_tb[@]}" \
+      --concurrency "${CONCURRENCY:-1}" "${match_tb[@]}" \
       --pgn "$dir/results/sanmill.pgn" --json "$dir/results/sanmill.json"
     ;;
   muhle)
@@ -65,7 +66,7 @@ case "$cmd" in
       --engine cmd="$dir/muhle-intelligence/target/release/muhle_intelligence" \
         proto=gbgp name=muhle \
       --movetime "$movetime" --games "${games:-40}" --random-plies 4 --seed "$seed" \
-      --concurrency 1 "${match_tb[@]}" \
+      --concurrency "${CONCURRENCY:-1}" "${match_tb[@]}" \
       --pgn "$dir/results/muhle.pgn" --json "$dir/results/muhle.json"
     ;;
   *)

@@ -1,6 +1,7 @@
 //! The engine API, which knows nothing of text: options, the current game,
 //! `go`/`stop`/`ponderhit` with a background search thread, and perft.
-//! The protocol layer, the tools and the tests all drive this.
+//! The protocol dialects, the products (matches, the web board) and the
+//! tests all drive this.
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};

@@ -1,18 +1,29 @@
 //! mulino: a Mill (Nine Men's Morris) engine.
 //!
-//! Layers, from the bottom: [`core`] (the rules, no I/O), [`search`],
-//! [`engine`] (an API that knows nothing of text) with [`bench`] beside
-//! it, [`protocol`] (the UCI-style text protocol) and [`gbgp`] (the
-//! dialect of the Nine Morris 3D GUI) over that API, and [`tools`]
-//! (command-line tools).
+//! Layers, from the bottom (every arrow points down):
+//! - [`core`]: the rules, no I/O: points, geometry, rule options, moves,
+//!   positions, move generation, FEN, games and their draw rules, perft.
+//! - [`tb`]: the endgame databases (index, builder, file format, verify,
+//!   probe); it depends on `core` only.
+//! - [`search`]: evaluation, move ordering, the transposition table, time
+//!   management and the search threads; every tunable number in
+//!   `search::params`.
+//! - [`engine`]: the engine API, which knows nothing of text, with
+//!   [`bench`] beside it.
+//! - [`protocol`]: the text dialects over the engine API, side by side:
+//!   ours ([`protocol::uci`]) and GBGP ([`protocol::gbgp`]).
+//! - The products, each behind a subcommand in `main.rs`: [`matches`]
+//!   (`mulino match`), [`web`] (`mulino gui`, the web board) and
+//!   [`tb_cli`] (`mulino tb`, the database command line).
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod bench;
 pub mod core;
 pub mod engine;
-pub mod gbgp;
+pub mod matches;
 pub mod protocol;
 pub mod search;
 pub mod tb;
-pub mod tools;
+pub mod tb_cli;
+pub mod web;

@@ -41,11 +41,11 @@ enum Sub {
         depth: Option<String>,
     },
     /// Play a match between engines (see match.md).
-    Match(mulino::tools::match_runner::MatchArgs),
+    Match(mulino::matches::MatchArgs),
     /// Build, verify and count the moving-phase endgame databases.
-    Tb(mulino::tools::tb::TbArgs),
+    Tb(mulino::tb_cli::TbArgs),
     /// Play and analyse in the browser: serve the page and print its URL.
-    Gui(mulino::tools::gui::GuiArgs),
+    Gui(mulino::web::GuiArgs),
     /// Any other protocol command, run once (`mulino go depth 8`).
     #[command(external_subcommand)]
     Protocol(Vec<String>),
@@ -84,21 +84,21 @@ fn main() -> ExitCode {
         Some(Sub::Perft { depth }) => once(&format!("perft {depth}")),
         Some(Sub::Bench { depth }) => once(&format!("bench {}", depth.unwrap_or_default())),
         Some(Sub::Protocol(words)) => once(&words.join(" ")),
-        Some(Sub::Tb(args)) => match mulino::tools::tb::run(args) {
+        Some(Sub::Tb(args)) => match mulino::tb_cli::run(args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("mulino tb: {e:#}");
                 ExitCode::FAILURE
             }
         },
-        Some(Sub::Match(args)) => match mulino::tools::match_runner::run(args) {
+        Some(Sub::Match(args)) => match mulino::matches::run(args) {
             Ok(_) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("mulino match: {e:#}");
                 ExitCode::FAILURE
             }
         },
-        Some(Sub::Gui(args)) => match mulino::tools::gui::run(args) {
+        Some(Sub::Gui(args)) => match mulino::web::run(args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("mulino gui: {e}");

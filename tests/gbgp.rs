@@ -16,7 +16,7 @@ fn game_of(rules: Rules, position_line: &str) -> Game {
     let (start, rest) = match words[1] {
         "startpos" => (mulino::core::Position::startpos(&rules), &words[2..]),
         "pos" => (
-            mulino::gbgp::fen::parse(words[2], &rules).expect("a valid position"),
+            mulino::protocol::gbgp::fen::parse(words[2], &rules).expect("a valid position"),
             &words[3..],
         ),
         other => panic!("unexpected `{other}`"),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A GBGP engine for tests/match_runner.rs: mulino ($1) does the thinking,
+# A GBGP engine for tests/matches.rs: mulino ($1) does the thinking,
 # this script speaks GBGP to the runner (`gbgp` ... `gbgpok`, `newgame`,
 # the TwelveMensMorris option, `score eval` from White's side, no
 # increments). Anything a GBGP engine would not be sent makes it exit

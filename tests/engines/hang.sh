@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A misbehaving engine for tests/match_runner.rs: it starts properly and
+# A misbehaving engine for tests/matches.rs: it starts properly and
 # answers `isready`, but never answers `go` (nor `stop`). The referee must
 # call it hung (or, with a clock, out of time) and kill it.
 while IFS= read -r line; do

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A misbehaving engine for tests/match_runner.rs: it starts properly, then
+# A misbehaving engine for tests/matches.rs: it starts properly, then
 # answers every `go` with a slide while pieces are still in hand, which the
 # rules forbid (the referee must call it an illegal move).
 while IFS= read -r line; do

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A misbehaving engine for tests/match_runner.rs: it starts properly, then
+# A misbehaving engine for tests/matches.rs: it starts properly, then
 # claims to have no move (`bestmove (none)`) in a game that is not over.
 while IFS= read -r line; do
   case "$line" in

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A Sanmill-style engine for tests/match_runner.rs: mulino ($1) does the
+# A Sanmill-style engine for tests/matches.rs: mulino ($1) does the
 # thinking, this script answers like Sanmill's `tgf mill uci`: moves are
 # atomic (a mill-closing step, then each removal after a `go` of its
 # own), and the best move ends an `info` line instead of having a

@@ -3,9 +3,9 @@
 # beforehand (nothing is fetched here), and plays the baseline gauntlets.
 # Their code stays outside the project.
 #
-#   tools/sparring.sh build DIR       build DIR/sanmill and DIR/muhle-intelligence
-#   tools/sparring.sh sanmill DIR [GAMES] [MULINO]   gauntlet against Sanmill
-#   tools/sparring.sh muhle DIR [GAMES] [MULINO]     gauntlet against Mühle Intelligence
+#   scripts/sparring.sh build DIR       build DIR/sanmill and DIR/muhle-intelligence
+#   scripts/sparring.sh sanmill DIR [GAMES] [MULINO]   gauntlet against Sanmill
+#   scripts/sparring.sh muhle DIR [GAMES] [MULINO]     gauntlet against Mühle Intelligence
 #
 # Environment: MOVETIME (ms a move, default 100), SEED (default 15) and
 # CONCURRENCY (games at once, default 1)

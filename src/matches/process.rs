@@ -405,7 +405,7 @@ fn read_capped_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Re
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::match_runner::config::Limits;
+    use crate::matches::config::Limits;
 
     #[cfg(target_os = "linux")]
     fn running(pid: u32) -> bool {

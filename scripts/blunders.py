@@ -3,7 +3,7 @@
 # evaluation (a 2 s search by default) before the move and after the move it
 # played; a drop of 150 cp or more is marked. Input: a TSV of games, a line
 # "<mulino colour>\t<moves in our notation>" (as ../shared/games/*.tsv).
-# Usage: tools/blunders.py GAMES.tsv ["movetime 2000"] [MULINO_BINARY]
+# Usage: scripts/blunders.py GAMES.tsv ["movetime 2000"] [MULINO_BINARY]
 import subprocess, sys
 BIN = sys.argv[3] if len(sys.argv) > 3 else "target/release/mulino"
 p = subprocess.Popen([BIN], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)

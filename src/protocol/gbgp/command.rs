@@ -2,7 +2,7 @@
 
 use std::str::FromStr;
 
-use crate::protocol::command::{MAX_DEPTH, MAX_TIME_MS, moves_after, split_setoption};
+use crate::protocol::words::{MAX_DEPTH, MAX_TIME_MS, moves_after, split_setoption};
 
 /// Where `position` starts.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,7 +1,8 @@
 //! GBGP, the UCI-like dialect of the Nine Morris 3D GUI, beside our own
 //! protocol and over the same [`Engine`]: a second parser
 //! ([`command`], [`fen`]) and formatter, chosen when the first command of
-//! a session is `gbgp` (see [`crate::protocol::run`]).
+//! a session is `gbgp` (see [`crate::protocol::run`]). It shares only the
+//! line I/O of [`crate::protocol::line`] with our dialect.
 //!
 //! What differs from our protocol: the handshake ends in `gbgpok` and
 //! offers one option, `TwelveMensMorris`; positions are
@@ -13,12 +14,11 @@
 pub mod command;
 pub mod fen;
 
-use std::io::BufRead;
 use std::sync::Arc;
 
 use crate::core::{Color, Move, Position, StartRepetition, Variant};
 use crate::engine::{Engine, EngineError, EngineOption, GoParams, SearchEnd};
-use crate::protocol::{Flow, Out, read_line};
+use crate::protocol::line::{Dialect, Flow, Out};
 use crate::search::{Info, Reporter, Score};
 use command::{Command, GbgpCommandError, Go, Start};
 use fen::GbgpFenError;
@@ -115,7 +115,8 @@ impl Session {
         &self.engine
     }
 
-    fn handshake(&self) {
+    /// Answers `gbgp`: the names, the one option and `gbgpok`.
+    pub fn handshake(&self) {
         self.out
             .line(&format!("id name mulino {}", env!("CARGO_PKG_VERSION")));
         self.out.line("id author the mulino developers");
@@ -211,46 +212,24 @@ impl Session {
         self.infinite = self.engine.go(&params, reporter, done)?;
         Ok(())
     }
+}
 
-    /// End of input: a search with a natural end finishes, a bare `go` is
-    /// stopped; then the engine quits.
-    pub fn finish(&mut self) {
+impl Dialect for Session {
+    fn handle_bytes(&mut self, raw: &[u8]) -> Flow {
+        Session::handle_bytes(self, raw)
+    }
+
+    /// A bare `go` is stopped; a search with a natural end finishes.
+    fn finish(&mut self) {
         if self.infinite {
             self.engine.stop();
         }
         self.engine.wait();
     }
 
-    /// `quit`: stop any search at once.
-    pub fn quit(&mut self) {
+    fn quit(&mut self) {
         self.engine.stop();
         self.engine.wait();
-    }
-}
-
-/// Runs GBGP over `input` once its first command, `gbgp`, has been read:
-/// answers the handshake, then every line until `quit` or end of input.
-pub fn run(input: &mut dyn BufRead, out: Out) {
-    let mut session = Session::new(out.clone());
-    session.handshake();
-    let mut buf = Vec::with_capacity(256);
-    loop {
-        match read_line(input, &mut buf) {
-            Ok(None) | Err(_) => {
-                session.finish();
-                return;
-            }
-            Ok(Some(Err(len))) => out.error(&format!(
-                "line of {len} bytes is too long (limit {})",
-                crate::protocol::MAX_LINE
-            )),
-            Ok(Some(Ok(()))) => {
-                if session.handle_bytes(&buf) == Flow::Quit {
-                    session.quit();
-                    return;
-                }
-            }
-        }
     }
 }
 

@@ -6,7 +6,7 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
-use mulino::tools::gui::Gui;
+use mulino::web::Gui;
 use serde_json::{Value, json};
 
 /// A position a slide before the end: `g4-g7` closes a mill, and any

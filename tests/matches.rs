@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use mulino::core::{Game, Move, Position, Variant};
-use mulino::tools::match_runner::rules::{apply_rule, parse_rule};
-use mulino::tools::match_runner::stats::{Pentanomial, Sprt};
+use mulino::matches::rules::{apply_rule, parse_rule};
+use mulino::matches::stats::{Pentanomial, Sprt};
 use serde_json::Value;
 
 const MULINO: &str = env!("CARGO_BIN_EXE_mulino");

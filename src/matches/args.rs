@@ -308,7 +308,7 @@ mod tests {
 
     #[test]
     fn dialects_refuse_what_they_cannot_say() {
-        use crate::tools::match_runner::config::Proto;
+        use crate::matches::config::Proto;
         let c = config("--engine cmd=a --engine cmd=b proto=gbgp margin=500 --movetime 100")
             .expect("valid");
         assert_eq!(

@@ -18,7 +18,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use mulino::tools::gui::Gui;
+use mulino::web::Gui;
 use serde_json::{Value, json};
 use tungstenite::{Message, WebSocket};
 

@@ -3,7 +3,7 @@
 //! value perfect play gives it, instead of being played out.
 //!
 //! A win or loss is adjudicated only when it ends before the N-move rules
-//! can strike (`search::tb_ends_in_time`), so the rules could not have
+//! can strike (`tb::probe::ends_in_time`), so the rules could not have
 //! turned it into a draw. A database draw is always a draw between perfect
 //! players. Against an engine without databases, which may still go wrong
 //! from there, adjudication takes from the side with databases the chances
@@ -15,10 +15,9 @@ use std::sync::Arc;
 
 use super::config::ConfigError;
 use crate::core::{Color, Position, Rules};
-use crate::search::tb_ends_in_time;
 use crate::tb::TbRules;
 use crate::tb::Value;
-use crate::tb::probe::Tablebases;
+use crate::tb::probe::{Tablebases, ends_in_time};
 
 /// Which database values end a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -101,7 +100,7 @@ impl TbAdjudication {
         let value = self.tables.probe(pos)?;
         let mover = pos.side_to_move();
         let decisive = |winner: Color, d: u8| {
-            let adjudicate = self.mode != TbMode::Draw && tb_ends_in_time(rules, pos, d);
+            let adjudicate = self.mode != TbMode::Draw && ends_in_time(rules, pos, d);
             adjudicate.then(|| Verdict {
                 winner: Some(winner),
                 detail: format!(

@@ -21,6 +21,7 @@ use rand::Rng;
 
 use crate::core::{Game, Move, MoveList, Position, Rules};
 use crate::tb::Value;
+use crate::tb::probe::ends_in_time as tb_ends_in_time;
 use crate::tb::probe::Tablebases;
 use picker::BufferPool;
 pub use time::{Budget, Clock};
@@ -329,18 +330,6 @@ pub fn tb_value_score(rules: &Rules, pos: &Position, value: Value, ply: usize) -
         Value::Win(d) => likely(d),
         Value::Loss(d) => -likely(d),
     }
-}
-
-/// Whether a database win or loss `d` plies from `pos` (to the game's
-/// end, through every removal) ends before the shortest N-move limit can
-/// strike from the current counter: every removal resets the counter,
-/// and every later stretch is shorter than `d`.
-pub fn tb_ends_in_time(rules: &Rules, pos: &Position, d: u8) -> bool {
-    let limit = [rules.n_move_rule, rules.endgame_n_move_rule]
-        .into_iter()
-        .filter(|&n| n > 0)
-        .min();
-    limit.is_none_or(|n| (pos.rule50() as u32 + d as u32) < n as u32)
 }
 
 /// The score of `pos` from the databases (see `tb_value_score`), if they

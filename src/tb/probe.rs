@@ -137,3 +137,15 @@ impl Tablebases {
         TbRules::from_rules(rules).is_ok_and(|r| r == self.rules)
     }
 }
+
+/// Whether a database win or loss `d` plies from `pos` (to the game's
+/// end, through every removal) ends before the shortest N-move limit can
+/// strike from the current counter: every removal resets the counter,
+/// and every later stretch is shorter than `d`.
+pub fn ends_in_time(rules: &Rules, pos: &Position, d: u8) -> bool {
+    let limit = [rules.n_move_rule, rules.endgame_n_move_rule]
+        .into_iter()
+        .filter(|&n| n > 0)
+        .min();
+    limit.is_none_or(|n| (pos.rule50() as u32 + d as u32) < n as u32)
+}

@@ -213,7 +213,7 @@ impl Removing<'_> {
 /// The FEN of a moving-phase position (for messages).
 pub fn fen(rules: TbRules, own: Bitboard, opp: Bitboard) -> String {
     match position(rules, own, opp) {
-        Some(p) => p.fen(&rules.rules()),
+        Some(p) => p.fen(&rules.game_rules()),
         None => format!("(own {own:?} against {opp:?})"),
     }
 }
@@ -236,7 +236,7 @@ pub fn position(rules: TbRules, own: Bitboard, opp: Bitboard) -> Option<Position
         fullmove: 1,
         blocked_removal: false,
     };
-    Position::from_setup(&setup, &rules.rules()).ok()
+    Position::from_setup(&setup, &rules.game_rules()).ok()
 }
 
 /// Builds the pair `own-opp` and `opp-own` (one table when equal) into
@@ -252,6 +252,40 @@ pub fn build_pair(
     let started = Instant::now();
     reset_peak_memory();
     let m = Mover::new(rules);
+    let mut sides = open_sides(rules, own, opp, opts)?;
+
+    // 1. Immediate values, in parallel over the classes of each side.
+    let total: u64 = sides.iter().map(|s| s.sub.len()).sum();
+    progress(Event::Phase {
+        label: "scan",
+        total,
+    });
+    for side in &mut sides {
+        scan(rules, &m, side, opts.threads.max(1), progress)?;
+    }
+
+    // 2. Level by level.
+    // How many positions will be resolved is not known in advance.
+    progress(Event::Phase {
+        label: "retrograde",
+        total: 0,
+    });
+    retrograde(&m, &mut sides, opts.threads.max(1), progress)?;
+
+    // 3. Write, with the per-class counts in the header.
+    let mut reports = write_sides(rules, &sides, opts)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let peak = peak_memory();
+    for r in &mut reports {
+        r.seconds = seconds;
+        r.peak_bytes = peak;
+    }
+    Ok(reports)
+}
+
+/// The pair's sides, empty, with the smaller tables their removals lead
+/// into opened; refused when the pair needs more than `opts.memory`.
+fn open_sides(rules: TbRules, own: u8, opp: u8, opts: &Options) -> Result<Vec<Side>, TbError> {
     let counts: Vec<(u8, u8)> = if own == opp {
         vec![(own, opp)]
     } else {
@@ -293,36 +327,23 @@ pub fn build_pair(
             removal,
         });
     }
+    Ok(sides)
+}
 
-    // 1. Immediate values, in parallel over the classes of each side.
-    let total: u64 = sides.iter().map(|s| s.sub.len()).sum();
-    progress(Event::Phase {
-        label: "scan",
-        total,
-    });
-    for side in &mut sides {
-        scan(rules, &m, side, opts.threads.max(1), progress)?;
-    }
-
-    // 2. Level by level.
-    // How many positions will be resolved is not known in advance.
-    progress(Event::Phase {
-        label: "retrograde",
-        total: 0,
-    });
-    retrograde(&m, &mut sides, opts.threads.max(1), progress)?;
-
-    // 3. Write, with the per-class counts in the header.
-    let mut reports = Vec::new();
+/// Writes each side's finished table (unless a finished file is there
+/// already: its twin was the one missing), with its counts and checksum
+/// in the header; one report per side, its times still to be filled in.
+fn write_sides(rules: TbRules, sides: &[Side], opts: &Options) -> Result<Vec<Report>, TbError> {
     std::fs::create_dir_all(&opts.dir).map_err(|source| TbError::Io {
         path: opts.dir.clone(),
         source,
     })?;
-    for side in &sides {
+    let table_bytes: u64 = sides.iter().map(|s| 2 * s.sub.len()).sum();
+    let mut reports = Vec::new();
+    for side in sides {
         let mut header = summarise(&side.sub, &side.values, rules);
         header.checksum = format::checksum(&side.values);
         let path = opts.dir.join(format::file_name(side.sub.own, side.sub.opp));
-        // A finished file is never rewritten (its twin was missing).
         if MappedTable::open(&opts.dir, side.sub.own, side.sub.opp, rules).is_err() {
             format::write_table(&path, &header, &side.values)?;
         }
@@ -336,17 +357,12 @@ pub fn build_pair(
             table_bytes,
         });
     }
-    let seconds = started.elapsed().as_secs_f64();
-    let peak = peak_memory();
-    for r in &mut reports {
-        r.seconds = seconds;
-        r.peak_bytes = peak;
-    }
     Ok(reports)
 }
 
-/// One side's tables during the retrograde step, shared by the threads.
-struct Shared<'a> {
+/// One side's tables during the retrograde step, as atomics that the
+/// threads update together.
+struct AtomicSide<'a> {
     sub: &'a Subspace,
     values: &'a [AtomicU8],
     /// 0: not counted yet; otherwise 1 + the successors not yet known to
@@ -381,9 +397,9 @@ fn retrograde(
     let first = sides
         .first()
         .map(|s| format!("{}-{}", s.sub.own, s.sub.opp));
-    let shared: Vec<Shared> = sides
+    let shared: Vec<AtomicSide> = sides
         .iter_mut()
-        .map(|side| Shared {
+        .map(|side| AtomicSide {
             sub: &side.sub,
             values: atomic(&mut side.values),
             counts: atomic(&mut side.counts),
@@ -391,6 +407,8 @@ fn retrograde(
         })
         .collect();
     const CHUNK: usize = 1 << 16;
+    // The distance of a loss that broke the parity of the encoding, if any.
+    let misfit = AtomicU8::new(0);
     let mut level: u32 = 0;
     loop {
         let code = (level + 1) as u8;
@@ -425,7 +443,7 @@ fn retrograde(
                                 } else {
                                     preds.sort_unstable();
                                     preds.dedup();
-                                    count_down(m, to, from.sub, &preds, level);
+                                    count_down(m, to, from.sub, &preds, level, &misfit);
                                 }
                             }
                         }
@@ -436,6 +454,14 @@ fn retrograde(
         }
         let found = found.into_inner();
         progress(Event::Advance(found));
+        let odd = misfit.load(Relaxed);
+        if odd != 0 {
+            return Err(TbError::Unrepresentable {
+                subspace: first.unwrap_or_default(),
+                fen: format!("(a position found lost at level {level})"),
+                value: Value::Loss(odd),
+            });
+        }
         if found == 0 && level >= top {
             let above = shared
                 .iter()
@@ -459,7 +485,7 @@ fn retrograde(
 /// A loss at distance `code - 1` found: its predecessors win at `code`,
 /// unless they already win sooner.
 #[inline]
-fn win_predecessors(to: &Shared, preds: &[u64], code: u8) {
+fn win_predecessors(to: &AtomicSide, preds: &[u64], code: u8) {
     for &p in preds {
         // A win found by a removal at a longer distance is not yet
         // propagated and gives way to this one.
@@ -473,7 +499,14 @@ fn win_predecessors(to: &Shared, preds: &[u64], code: u8) {
 /// predecessor (distinct, in `to`) has one successor fewer left; the one
 /// whose last successor this is loses.
 #[inline]
-fn count_down(m: &Mover, to: &Shared, next: &Subspace, preds: &[u64], level: u32) {
+fn count_down(
+    m: &Mover,
+    to: &AtomicSide,
+    next: &Subspace,
+    preds: &[u64],
+    level: u32,
+    misfit: &AtomicU8,
+) {
     for &p in preds {
         let p = p as usize;
         if to.values[p].load(Relaxed) != 0 {
@@ -499,7 +532,13 @@ fn count_down(m: &Mover, to: &Shared, next: &Subspace, preds: &[u64], level: u32
                             let (own_p, opp_p) = to.sub.position(p as u64);
                             let by_removal = to.removing.removals(m, own_p, opp_p).loss;
                             let d = by_removal.map_or(level as u8 + 1, |r| r.max(level as u8 + 1));
-                            to.values[p].store(Value::Loss(d).encode(), Relaxed);
+                            let value = Value::Loss(d);
+                            if !value.representable() {
+                                // A loss at an odd distance: the byte would
+                                // read back as a win. Odd, so never 0.
+                                misfit.store(d, Relaxed);
+                            }
+                            to.values[p].store(value.encode(), Relaxed);
                         }
                         break;
                     }

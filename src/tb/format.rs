@@ -26,7 +26,10 @@
 //! smaller subspaces; a side with no legal move has lost at distance 0,
 //! and a removal that leaves two pieces wins at distance 1. The game ends
 //! right after a move of the winner, so wins are odd and losses even; the
-//! builder still checks it and refuses to write a value that breaks it.
+//! builder still checks every value that could break it (the scan's, and
+//! the retrograde step's losses, whose distance may come from a removal;
+//! its wins are one ply before a loss, odd by construction) and refuses to
+//! write a table with one that does.
 //!
 //! This is the measure of the published per-subspace table (the longest
 //! distance is 204 plies); its README calls it the distance "to
@@ -134,8 +137,9 @@ impl TbRules {
         TbError::UnsupportedRules(what.to_string())
     }
 
-    /// A rule set with these moving-phase rules (the others as in Nine).
-    pub fn rules(self) -> Rules {
+    /// The rules core's rule set that plays this moving phase (the
+    /// placing rules as in Nine), for move generation and FEN.
+    pub fn game_rules(self) -> Rules {
         Rules {
             flying: self.flying,
             fly_at: self.fly_at,

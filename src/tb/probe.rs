@@ -54,7 +54,8 @@ impl Tablebases {
         &self.dir
     }
 
-    pub fn rules(&self) -> TbRules {
+    /// The moving-phase rules the tables were opened for.
+    pub fn tb_rules(&self) -> TbRules {
         self.rules
     }
 

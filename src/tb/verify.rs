@@ -39,8 +39,8 @@ pub fn verify_table(
     threads: usize,
     progress: &(dyn Fn(Event) + Sync),
 ) -> Result<Findings, TbError> {
-    let rules = tbs.rules();
-    let core_rules = rules.rules();
+    let tb_rules = tbs.tb_rules();
+    let rules = tb_rules.game_rules();
     let loaded = tbs
         .table(own, opp)
         .map_err(|e| TbError::Unusable(e.to_string()))?;
@@ -53,7 +53,7 @@ pub fn verify_table(
             loaded.table.path.display()
         ));
     }
-    let summary = build::summarise(sub, slots, rules);
+    let summary = build::summarise(sub, slots, tb_rules);
     let h = &loaded.table.header;
     if (
         summary.wins,
@@ -88,21 +88,13 @@ pub fn verify_table(
                             return;
                         }
                         let stored = Value::decode(slots[idx as usize]);
-                        let problem = check_slot(
-                            tbs,
-                            &core_rules,
-                            sub,
-                            idx,
-                            own_set,
-                            opp_set,
-                            stored,
-                            &mut moves,
-                        );
+                        let problem =
+                            check_slot(tbs, &rules, sub, idx, own_set, opp_set, stored, &mut moves);
                         if let Some(p) = problem {
                             findings
                                 .lock()
                                 .expect("no panics")
-                                .add(format!("{}: {p}", build::fen(rules, own_set, opp_set)));
+                                .add(format!("{}: {p}", build::fen(tb_rules, own_set, opp_set)));
                         }
                     });
                     progress(Event::Advance(sub.per_class()));
@@ -133,7 +125,7 @@ fn check_slot(
     if sub.index(o, p) != idx {
         return Some(format!("symmetry {s} moves it to slot {}", sub.index(o, p)));
     }
-    let Some(pos) = build::position(tbs.rules(), own, opp) else {
+    let Some(pos) = build::position(tbs.tb_rules(), own, opp) else {
         return Some("the rules core refuses the position".into());
     };
     pos.legal_moves(rules, moves);

@@ -15,18 +15,30 @@ use common::{Engine, START_FEN, assert_line_refused, run_args, run_args_with_std
 // Identification, display, moves, perft
 // ---------------------------------------------------------------------
 
-#[test]
-fn uci_identifies_the_engine_and_lists_its_options() {
+/// The engine's answer to `uci`, `uciok` included.
+fn uci_answer() -> Vec<String> {
     let mut engine = Engine::spawn();
     engine.send("uci");
-    let lines = engine.read_until(|l| l == "uciok");
+    engine.read_until(|l| l == "uciok")
+}
+
+/// The option lines of a `uci` answer: after the two `id` lines, before
+/// `uciok`.
+fn option_lines(lines: &[String]) -> &[String] {
+    assert!(lines.len() >= 3, "too short an answer to `uci`: {lines:?}");
+    &lines[2..lines.len() - 1]
+}
+
+#[test]
+fn uci_identifies_the_engine_and_lists_each_option_once() {
+    let lines = uci_answer();
     assert_eq!(
         lines[0],
         format!("id name mulino {}", env!("CARGO_PKG_VERSION"))
     );
     assert!(lines[1].starts_with("id author "), "{lines:?}");
     assert!(lines[1].len() > "id author ".len(), "{lines:?}");
-    let options = &lines[2..lines.len() - 1];
+    let options = option_lines(&lines);
     assert!(!options.is_empty());
     for line in options {
         assert!(
@@ -50,7 +62,13 @@ fn uci_identifies_the_engine_and_lists_its_options() {
         names.len(),
         "an option is listed twice: {names:?}"
     );
+    assert_eq!(lines.last().unwrap(), "uciok");
+}
 
+#[test]
+fn uci_options_have_their_types_defaults_and_ranges() {
+    let lines = uci_answer();
+    let options = option_lines(&lines);
     let option = |name: &str| -> String {
         let prefix = format!("option name {name} type ");
         options
@@ -121,8 +139,6 @@ fn uci_identifies_the_engine_and_lists_its_options() {
     let flying = option("Flying");
     assert!(flying.starts_with("check "), "{flying}");
     assert_eq!(field(&flying, "default"), "true");
-
-    assert_eq!(lines.last().unwrap(), "uciok");
 }
 
 #[test]

@@ -1,9 +1,12 @@
 //! `mulino gui`'s HTTP API, driven over real sockets: the server runs
 //! in-process on an ephemeral port, and a minimal HTTP/1.1 client posts
-//! JSON to it.
+//! JSON to it. The page and its files, each API call and its refusals,
+//! and sessions driven from several threads at once.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::sync::Barrier;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use mulino::web::Gui;
@@ -111,6 +114,15 @@ impl Client {
             assert!(Instant::now() < deadline, "the search never ended: {st}");
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+}
+
+/// Sets its flag when dropped (also when a thread panics).
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
     }
 }
 
@@ -358,26 +370,94 @@ fn every_variant_can_be_chosen_and_an_unknown_one_is_refused() {
     assert!(strings(&st["moves"]).is_empty());
 }
 
+/// Sessions played at once, each by its own thread, with a second thread
+/// per session reading its state all the while: every answer is that
+/// session's own (its variant, a prefix of its own moves), and at the end
+/// each holds its variant, its moves and its hands, and only the one set
+/// to analyse is searching.
 #[test]
-fn two_sessions_are_independent() {
+fn sessions_driven_at_once_from_several_threads_keep_their_own_games() {
+    // Variant, its pieces per side, and four placements (two a side: no
+    // mill, so each is a whole turn).
+    let plans: [(&str, u64, [&str; 4]); 4] = [
+        ("nine", 9, ["d6", "a1", "d5", "a4"]),
+        ("twelve", 12, ["a1", "d6", "g7", "b4"]),
+        ("morabaraba", 12, ["g4", "c3", "e5", "d2"]),
+        ("lasker", 10, ["b2", "f6", "d7", "e3"]),
+    ];
+    const ROUNDS: usize = 3;
+    let analysing = 1;
     let (gui, c) = Client::start();
-    let a = c.new_session();
-    let b = c.new_session();
-    assert_ne!(a, b);
-    c.ok("move", json!({ "session": a, "move": "d6" }));
-    c.ok("new", json!({ "session": b, "variant": "twelve" }));
-    c.ok("move", json!({ "session": b, "move": "a1" }));
-    c.ok("go", json!({ "session": b, "purpose": "analyse" }));
-    let sa = c.state(&a);
-    let sb = c.state(&b);
-    assert_eq!(strings(&sa["moves"]), ["d6"]);
-    assert_eq!(sa["variant"], "nine");
-    assert!(sa["search"].is_null());
-    assert_eq!(strings(&sb["moves"]), ["a1"]);
-    assert_eq!(sb["variant"], "twelve");
-    assert!(!sb["search"].is_null());
-    c.ok("stop", json!({ "session": b }));
-    assert_eq!(gui.sessions().len(), 2);
+    let ids: Vec<String> = plans.iter().map(|_| c.new_session()).collect();
+    let mut distinct = ids.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), ids.len(), "session ids repeat: {ids:?}");
+    let start = Barrier::new(2 * plans.len());
+    let done: Vec<AtomicBool> = plans.iter().map(|_| AtomicBool::new(false)).collect();
+    std::thread::scope(|scope| {
+        for (((variant, _, moves), id), done) in plans.iter().zip(&ids).zip(&done) {
+            let (c, start) = (&c, &start);
+            scope.spawn(move || {
+                // Set even if an assertion fails, so that the reader ends.
+                let _done = SetOnDrop(done);
+                start.wait();
+                c.ok("new", json!({ "session": id, "variant": variant }));
+                for round in 0..ROUNDS {
+                    for (n, m) in moves.iter().enumerate() {
+                        let st = c.ok("move", json!({ "session": id, "move": m }));
+                        assert_eq!(
+                            strings(&st["moves"]),
+                            moves[..=n],
+                            "{variant} round {round}"
+                        );
+                        assert_eq!(st["variant"], *variant);
+                    }
+                    if round + 1 < ROUNDS {
+                        let st = c.ok("undo", json!({ "session": id, "count": moves.len() }));
+                        assert!(strings(&st["moves"]).is_empty(), "{variant}: {st}");
+                    }
+                }
+            });
+            scope.spawn(move || {
+                start.wait();
+                // Until the writer's `new`, the session is a fresh `nine`.
+                let mut seen_variant = false;
+                let mut reads = 0;
+                while reads == 0 || !done.load(Ordering::SeqCst) {
+                    let st = c.state(id);
+                    seen_variant |= st["variant"] == *variant;
+                    let expected = if seen_variant { variant } else { "nine" };
+                    assert_eq!(st["variant"], expected, "{id}: {st}");
+                    let played = strings(&st["moves"]);
+                    assert!(
+                        played.len() <= moves.len() && played == moves[..played.len()],
+                        "{variant}: {played:?} is not a prefix of its own moves {moves:?}"
+                    );
+                    reads += 1;
+                }
+            });
+        }
+    });
+    c.ok(
+        "go",
+        json!({ "session": ids[analysing], "purpose": "analyse" }),
+    );
+    for (i, ((variant, pieces, moves), id)) in plans.iter().zip(&ids).enumerate() {
+        let st = c.state(id);
+        assert_eq!(st["variant"], *variant);
+        assert_eq!(st["pieces"], *pieces);
+        assert_eq!(strings(&st["moves"]), moves, "{variant}");
+        assert_eq!(st["in_hand"], json!([pieces - 2, pieces - 2]), "{variant}");
+        assert_eq!(st["side"], "white", "{variant}");
+        if i == analysing {
+            assert!(!st["search"].is_null(), "{variant}: no analysis running");
+        } else {
+            assert!(st["search"].is_null(), "{variant}: a search runs: {st}");
+        }
+    }
+    c.ok("stop", json!({ "session": ids[analysing] }));
+    assert_eq!(gui.sessions().len(), plans.len());
 }
 
 #[test]

@@ -1,12 +1,18 @@
 //! `mulino gui`'s HTTP API, driven over real sockets: the server runs
 //! in-process on an ephemeral port, and a minimal HTTP/1.1 client posts
-//! JSON to it.
+//! JSON to it. The page and its files, each API call and its refusals,
+//! sessions driven from several threads at once, the request-body limit
+//! (413), the eviction of the least recently used session past the most
+//! sessions, and the rule by which the janitor stops abandoned searches.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::sync::Barrier;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use mulino::web::Gui;
+use mulino::web::sessions::{ABANDONED, MAX_SESSIONS, lock_session};
 use serde_json::{Value, json};
 
 /// A position a slide before the end: `g4-g7` closes a mill, and any
@@ -111,6 +117,15 @@ impl Client {
             assert!(Instant::now() < deadline, "the search never ended: {st}");
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+}
+
+/// Sets its flag when dropped (also when a thread panics).
+struct SetOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
     }
 }
 
@@ -358,26 +373,94 @@ fn every_variant_can_be_chosen_and_an_unknown_one_is_refused() {
     assert!(strings(&st["moves"]).is_empty());
 }
 
+/// Sessions played at once, each by its own thread, with a second thread
+/// per session reading its state all the while: every answer is that
+/// session's own (its variant, a prefix of its own moves), and at the end
+/// each holds its variant, its moves and its hands, and only the one set
+/// to analyse is searching.
 #[test]
-fn two_sessions_are_independent() {
+fn sessions_driven_at_once_from_several_threads_keep_their_own_games() {
+    // Variant, its pieces per side, and four placements (two a side: no
+    // mill, so each is a whole turn).
+    let plans: [(&str, u64, [&str; 4]); 4] = [
+        ("nine", 9, ["d6", "a1", "d5", "a4"]),
+        ("twelve", 12, ["a1", "d6", "g7", "b4"]),
+        ("morabaraba", 12, ["g4", "c3", "e5", "d2"]),
+        ("lasker", 10, ["b2", "f6", "d7", "e3"]),
+    ];
+    const ROUNDS: usize = 3;
+    let analysing = 1;
     let (gui, c) = Client::start();
-    let a = c.new_session();
-    let b = c.new_session();
-    assert_ne!(a, b);
-    c.ok("move", json!({ "session": a, "move": "d6" }));
-    c.ok("new", json!({ "session": b, "variant": "twelve" }));
-    c.ok("move", json!({ "session": b, "move": "a1" }));
-    c.ok("go", json!({ "session": b, "purpose": "analyse" }));
-    let sa = c.state(&a);
-    let sb = c.state(&b);
-    assert_eq!(strings(&sa["moves"]), ["d6"]);
-    assert_eq!(sa["variant"], "nine");
-    assert!(sa["search"].is_null());
-    assert_eq!(strings(&sb["moves"]), ["a1"]);
-    assert_eq!(sb["variant"], "twelve");
-    assert!(!sb["search"].is_null());
-    c.ok("stop", json!({ "session": b }));
-    assert_eq!(gui.sessions().len(), 2);
+    let ids: Vec<String> = plans.iter().map(|_| c.new_session()).collect();
+    let mut distinct = ids.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), ids.len(), "session ids repeat: {ids:?}");
+    let start = Barrier::new(2 * plans.len());
+    let done: Vec<AtomicBool> = plans.iter().map(|_| AtomicBool::new(false)).collect();
+    std::thread::scope(|scope| {
+        for (((variant, _, moves), id), done) in plans.iter().zip(&ids).zip(&done) {
+            let (c, start) = (&c, &start);
+            scope.spawn(move || {
+                // Set even if an assertion fails, so that the reader ends.
+                let _done = SetOnDrop(done);
+                start.wait();
+                c.ok("new", json!({ "session": id, "variant": variant }));
+                for round in 0..ROUNDS {
+                    for (n, m) in moves.iter().enumerate() {
+                        let st = c.ok("move", json!({ "session": id, "move": m }));
+                        assert_eq!(
+                            strings(&st["moves"]),
+                            moves[..=n],
+                            "{variant} round {round}"
+                        );
+                        assert_eq!(st["variant"], *variant);
+                    }
+                    if round + 1 < ROUNDS {
+                        let st = c.ok("undo", json!({ "session": id, "count": moves.len() }));
+                        assert!(strings(&st["moves"]).is_empty(), "{variant}: {st}");
+                    }
+                }
+            });
+            scope.spawn(move || {
+                start.wait();
+                // Until the writer's `new`, the session is a fresh `nine`.
+                let mut seen_variant = false;
+                let mut reads = 0;
+                while reads == 0 || !done.load(Ordering::SeqCst) {
+                    let st = c.state(id);
+                    seen_variant |= st["variant"] == *variant;
+                    let expected = if seen_variant { variant } else { "nine" };
+                    assert_eq!(st["variant"], expected, "{id}: {st}");
+                    let played = strings(&st["moves"]);
+                    assert!(
+                        played.len() <= moves.len() && played == moves[..played.len()],
+                        "{variant}: {played:?} is not a prefix of its own moves {moves:?}"
+                    );
+                    reads += 1;
+                }
+            });
+        }
+    });
+    c.ok(
+        "go",
+        json!({ "session": ids[analysing], "purpose": "analyse" }),
+    );
+    for (i, ((variant, pieces, moves), id)) in plans.iter().zip(&ids).enumerate() {
+        let st = c.state(id);
+        assert_eq!(st["variant"], *variant);
+        assert_eq!(st["pieces"], *pieces);
+        assert_eq!(strings(&st["moves"]), moves, "{variant}");
+        assert_eq!(st["in_hand"], json!([pieces - 2, pieces - 2]), "{variant}");
+        assert_eq!(st["side"], "white", "{variant}");
+        if i == analysing {
+            assert!(!st["search"].is_null(), "{variant}: no analysis running");
+        } else {
+            assert!(st["search"].is_null(), "{variant}: a search runs: {st}");
+        }
+    }
+    c.ok("stop", json!({ "session": ids[analysing] }));
+    assert_eq!(gui.sessions().len(), plans.len());
 }
 
 #[test]
@@ -432,4 +515,153 @@ fn a_set_up_position_owing_a_removal_takes_a_removal_only_turn() {
     let st = c.ok("move", json!({ "session": id, "move": "xc5" }));
     assert_eq!(strings(&st["moves"]), ["xc5"]);
     assert_eq!(st["outcome"]["result"], "1-0");
+}
+
+/// The largest request body the server reads (`MAX_BODY` in
+/// src/web/server.rs, private there).
+const MAX_BODY: usize = 256 * 1024;
+
+/// A JSON object's text, padded with spaces to exactly `len` bytes.
+fn padded(body: &Value, len: usize) -> String {
+    let mut text = body.to_string();
+    assert!(text.len() <= len, "{text}");
+    text.push_str(&" ".repeat(len - text.len()));
+    text
+}
+
+#[test]
+fn a_body_one_byte_over_the_limit_gets_413_and_changes_nothing() {
+    let (_gui, c) = Client::start();
+    let id = c.new_session();
+    let before = c.state(&id);
+    let call = json!({ "session": id, "move": "d6" });
+    let (status, body) = http(c.addr, "POST", "/api/move", &padded(&call, MAX_BODY + 1));
+    assert_eq!(status, 413, "{body}");
+    let value: Value = serde_json::from_str(&body).expect("a JSON answer");
+    assert_eq!(value["code"], "bad_request", "{value}");
+    let error = value["error"].as_str().expect("an error message");
+    assert!(error.contains("too large"), "{error}");
+    assert_eq!(c.state(&id), before, "a refused request played its move");
+    // At the limit itself the same call is read and played.
+    let (status, body) = http(c.addr, "POST", "/api/move", &padded(&call, MAX_BODY));
+    assert_eq!(status, 200, "{body}");
+    let st: Value = serde_json::from_str(&body).expect("a JSON answer");
+    assert_eq!(strings(&st["moves"]), ["d6"]);
+}
+
+/// A session's state, asked of the server: `None` when it is unknown.
+fn state_if_kept(c: &Client, id: &str) -> Option<Value> {
+    let (status, value) = c.call("state", json!({ "session": id }));
+    match status {
+        200 => Some(value),
+        404 => {
+            assert_eq!(value["code"], "unknown_session", "{value}");
+            None
+        }
+        _ => panic!("state of {id}: {status} {value}"),
+    }
+}
+
+#[test]
+fn past_the_most_sessions_the_least_recently_used_goes_and_its_search_stops() {
+    // Sessions created apart enough that their last uses are ordered.
+    let pause = || std::thread::sleep(Duration::from_millis(5));
+    let (gui, c) = Client::start();
+    let mut ids = vec![c.new_session()];
+    // The first session analyses until it is dropped.
+    c.ok("go", json!({ "session": ids[0], "purpose": "analyse" }));
+    // Held here (not asked through the API, which would count as a use).
+    let first = gui.sessions().get(&ids[0]).expect("the first session");
+    pause();
+    while ids.len() < MAX_SESSIONS {
+        ids.push(c.new_session());
+        pause();
+    }
+    assert_eq!(gui.sessions().len(), MAX_SESSIONS);
+    // The second is used again: the third becomes the second oldest.
+    c.ok("move", json!({ "session": ids[1], "move": "d6" }));
+    pause();
+    assert!(
+        lock_session(&first).running().is_some(),
+        "the first session's analysis ended before it was dropped"
+    );
+
+    let newest = c.new_session();
+    assert_eq!(gui.sessions().len(), MAX_SESSIONS);
+    assert!(
+        state_if_kept(&c, &ids[0]).is_none(),
+        "the least recently used session is still there"
+    );
+    {
+        let s = lock_session(&first);
+        assert!(s.running().is_none(), "a dropped session still searches");
+        assert!(
+            !s.engine().is_searching(),
+            "a dropped session's engine runs"
+        );
+    }
+    c.new_session();
+    assert_eq!(gui.sessions().len(), MAX_SESSIONS);
+    assert!(
+        state_if_kept(&c, &ids[2]).is_none(),
+        "the third session, now the least recently used, is still there"
+    );
+    let second = state_if_kept(&c, &ids[1]).expect("the second session, used again, was dropped");
+    assert_eq!(strings(&second["moves"]), ["d6"]);
+    for id in ids[3..].iter().chain([&newest]) {
+        assert!(state_if_kept(&c, id).is_some(), "{id} was dropped");
+    }
+}
+
+/// The janitor (a thread of `Gui::start`) sweeps every 2 s and stops the
+/// search of a session nothing has asked about for [`ABANDONED`] (90 s,
+/// a constant): too long to wait for in a test. So this checks the rule
+/// it applies, [`Session::stop_if_abandoned`](mulino::web::sessions::Session::stop_if_abandoned),
+/// with the clock moved on, and that a sweep now leaves a search that was
+/// just asked about alone.
+#[test]
+fn a_search_unasked_for_longer_than_abandoned_is_stopped_and_plays_nothing() {
+    let (gui, c) = Client::start();
+    let id = c.new_session();
+    c.ok("move", json!({ "session": id, "move": "d6" }));
+    let shared = gui.sessions().get(&id).expect("the session");
+    for purpose in ["analyse", "play"] {
+        // Without `movetime`, both search until stopped.
+        c.ok("go", json!({ "session": id, "purpose": purpose }));
+        gui.sessions().sweep();
+        {
+            let mut s = lock_session(&shared);
+            assert!(
+                s.running().is_some(),
+                "{purpose}: a sweep stopped a fresh search"
+            );
+            let seen = s.last_seen();
+            s.stop_if_abandoned(seen + ABANDONED);
+            assert!(
+                s.running().is_some(),
+                "{purpose}: stopped at exactly ABANDONED"
+            );
+            s.stop_if_abandoned(seen + ABANDONED + Duration::from_millis(1));
+            assert!(
+                s.running().is_none(),
+                "{purpose}: not stopped past ABANDONED"
+            );
+            assert!(
+                !s.engine().is_searching(),
+                "{purpose}: the engine still runs"
+            );
+        }
+        let st = c.state(&id);
+        assert!(st["search"].is_null(), "{purpose}: {st}");
+        assert_eq!(
+            strings(&st["moves"]),
+            ["d6"],
+            "{purpose}: a move was played"
+        );
+    }
+    // Without a search, nothing changes.
+    let before = c.state(&id);
+    let seen = lock_session(&shared).last_seen();
+    lock_session(&shared).stop_if_abandoned(seen + 10 * ABANDONED);
+    assert_eq!(c.state(&id), before);
 }

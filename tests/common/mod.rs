@@ -1,6 +1,8 @@
 //! Drives the built `mulino` binary over its stdin and stdout for the
 //! protocol and search tests: send lines, read lines until one matches,
-//! with timeouts generous enough for a slow, busy machine.
+//! with timeouts generous enough for a slow, busy machine; and the
+//! protocol tests' shared checks (a refused line changes nothing, the
+//! engine is still healthy).
 
 // Each test file uses a different part of this helper.
 #![allow(dead_code)]
@@ -275,4 +277,55 @@ pub fn run_args_with_stderr(args: &[&str], timeout: Duration) -> (ExitStatus, St
     let stdout = stdout.join().expect("stdout reader");
     let stderr = stderr.join().expect("stderr reader");
     (status, stdout, stderr)
+}
+
+// ---------------------------------------------------------------------
+// Shared by the protocol tests
+// ---------------------------------------------------------------------
+
+/// The standard game's start position.
+pub const START_FEN: &str = "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1";
+
+/// Asserts that `input` (raw bytes, newline included) is answered with
+/// exactly one `info string error:` line and leaves the position alone.
+pub fn assert_refused(engine: &mut Engine, input: &[u8], fen_before: &str) {
+    engine.send_raw(input);
+    let reply = engine.sync();
+    let shown = String::from_utf8_lossy(&input[..input.len().min(80)]).into_owned();
+    assert_eq!(
+        reply.len(),
+        1,
+        "`{shown}` should get exactly one reply line: {reply:?}"
+    );
+    assert!(
+        reply[0].starts_with("info string error:"),
+        "`{shown}` should be refused with `info string error:`, got {reply:?}"
+    );
+    assert_eq!(engine.fen(), fen_before, "`{shown}` changed the position");
+}
+
+/// [`assert_refused`] for a line of text.
+pub fn assert_line_refused(engine: &mut Engine, line: &str, fen_before: &str) {
+    assert_refused(engine, format!("{line}\n").as_bytes(), fen_before);
+}
+
+/// An engine in a position other than the start, and that position's FEN.
+pub fn engine_in_play() -> (Engine, String) {
+    let mut engine = Engine::spawn();
+    assert!(engine.ask("position startpos moves d6 a1 d5").is_empty());
+    let fen = engine.fen();
+    assert_ne!(fen, START_FEN);
+    (engine, fen)
+}
+
+/// After a test's garbage: the engine still answers and still runs.
+pub fn assert_still_healthy(engine: &mut Engine) {
+    assert!(engine.sync().is_empty(), "unexpected output before readyok");
+    assert!(engine.is_alive(), "the engine died");
+    // And it can still search.
+    let lines = engine.go("depth 1");
+    assert!(
+        lines.iter().all(|l| !l.contains("error")),
+        "go depth 1 failed: {lines:?}"
+    );
 }

@@ -15,7 +15,7 @@ use super::picker::{BufferPool, MovePicker, Picked};
 use super::repetition::RepetitionTracker;
 use super::tt::{Bound, TtHit};
 use super::{
-    INFINITY, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Reporter, Score, SearchResult, Shared,
+    INFINITY, Info, Limits, MATE, MATE_BOUND, MAX_PLY, Reporter, Score, SearchResult, SearchShared,
     draw_scaled, draw_window,
 };
 use crate::core::{Bitboard, Move, Outcome, Position, Rules};
@@ -137,7 +137,7 @@ fn forced_block(rules: &Rules, pos: &Position) -> Bitboard {
 pub(super) struct Worker<'a> {
     id: usize,
     rules: Rules,
-    shared: &'a Shared,
+    shared: &'a SearchShared,
     limits: &'a Limits,
     started: Instant,
     nodes: u64,
@@ -160,7 +160,7 @@ impl<'a> Worker<'a> {
     pub(super) fn new(
         id: usize,
         rules: Rules,
-        shared: &'a Shared,
+        shared: &'a SearchShared,
         limits: &'a Limits,
         history: &[u64],
         started: Instant,

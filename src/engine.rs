@@ -12,7 +12,7 @@ use crate::core::game::GameError;
 use crate::core::options::{self, OptionKind, OptionValue, RuleOption};
 use crate::core::perft::{Divide, PerftTable, divide};
 use crate::core::{Game, Move, MoveList, Outcome, Position, Rules, StartRepetition, Variant};
-use crate::search::{self, Clock, Limits, Reporter, SearchResult, Shared, Tt};
+use crate::search::{self, Clock, Limits, Reporter, SearchResult, SearchShared, Tt};
 use crate::tb::probe::Tablebases;
 use crate::tb::{TbRules, Value};
 
@@ -243,7 +243,7 @@ pub struct Engine {
     rules: Rules,
     game: Game,
     settings: Settings,
-    shared: Arc<Shared>,
+    shared: Arc<SearchShared>,
     search: Mutex<Option<JoinHandle<()>>>,
     searching: Arc<AtomicBool>,
     /// The databases of `TablebasePath`, when they fit the rules.
@@ -269,7 +269,7 @@ impl Engine {
             rules,
             game: Game::new(rules),
             settings,
-            shared: Arc::new(Shared::new(tt)),
+            shared: Arc::new(SearchShared::new(tt)),
             search: Mutex::new(None),
             searching: Arc::new(AtomicBool::new(false)),
             tablebases: None,
@@ -330,7 +330,7 @@ impl Engine {
         match id {
             EngineOption::Hash => {
                 let tt = Tt::new(int as usize)?;
-                self.shared = Arc::new(Shared::new(tt));
+                self.shared = Arc::new(SearchShared::new(tt));
                 self.settings.hash_mb = int as usize;
             }
             EngineOption::ClearHash => self.shared.tt.clear(),

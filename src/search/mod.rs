@@ -118,7 +118,7 @@ pub struct SearchResult {
 }
 
 /// State the engine shares with a running search.
-pub struct Shared {
+pub struct SearchShared {
     pub tt: Tt,
     pub stop: AtomicBool,
     /// Microseconds after `go` at which the clock started (moved by
@@ -134,9 +134,9 @@ pub struct Shared {
 /// The value of `clock_start_us` while pondering: the clock has not started.
 const PONDERING: u64 = u64::MAX;
 
-impl Shared {
-    pub fn new(tt: Tt) -> Shared {
-        Shared {
+impl SearchShared {
+    pub fn new(tt: Tt) -> SearchShared {
+        SearchShared {
             tt,
             stop: AtomicBool::new(false),
             clock_start_us: AtomicU64::new(0),
@@ -194,7 +194,7 @@ pub fn skill_margin(level: u8) -> i32 {
 pub fn run(
     game: &Game,
     limits: &Limits,
-    shared: &Shared,
+    shared: &SearchShared,
     reporter: &dyn Reporter,
     started: Instant,
 ) -> SearchResult {

@@ -11,6 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::core::Variant;
 use crate::tb::build::{self, Event, Options};
+use crate::tb::format::Kind;
 use crate::tb::index::{MAX_PIECES, MIN_PIECES};
 use crate::tb::probe::Tablebases;
 use crate::tb::{TbRules, verify};
@@ -58,6 +59,11 @@ pub struct BuildArgs {
     /// The most memory a subspace pair may use, GiB.
     #[arg(long, default_value_t = 16.0)]
     pub memory: f64,
+    /// Which files: `tb` (values and distances to the end), `dtz`
+    /// (distances to the next removal, for the N-move rules; they need
+    /// the `tb` files) or `both`, pair by pair.
+    #[arg(long, default_value = "both", value_parser = ["tb", "dtz", "both"])]
+    pub files: String,
 }
 
 #[derive(Args, Debug)]
@@ -178,40 +184,71 @@ fn run_build(a: BuildArgs) -> Result<()> {
     };
     std::fs::create_dir_all(&opts.dir)
         .with_context(|| format!("creating {}", opts.dir.display()))?;
+    let kinds: &[Kind] = match a.files.as_str() {
+        "tb" => &[Kind::ToEnd],
+        "dtz" => &[Kind::ToRemoval],
+        _ => &[Kind::ToEnd, Kind::ToRemoval],
+    };
     let started = Instant::now();
     println!(
-        "subspace\tslots\tclasses\tseconds\tpositions/s\tpeak_MiB\twins\tlosses\tdraws\tmax_win\tmax_loss"
+        "file\tslots\tclasses\tseconds\tpositions/s\tpeak_MiB\twins\tlosses\tdraws\tmax_win\tmax_loss"
     );
     for (x, y) in build::plan(&targets) {
-        if build::pair_done(&opts.dir, rules, x, y) {
-            continue;
-        }
-        let pb = bar();
-        pb.set_prefix(format!("{x}-{y}"));
-        let reports = build::build_pair(rules, x, y, &opts, &on_event(&pb))?;
-        pb.finish_and_clear();
-        let slots: u64 = reports.iter().map(|r| r.slots).sum();
-        for r in &reports {
-            let h = &r.header;
-            let classes = h.wins + h.losses + h.draws;
-            println!(
-                "{}-{}\t{}\t{}\t{:.2}\t{:.0}\t{}\t{}\t{}\t{}\t{}\t{}",
-                r.own,
-                r.opp,
-                r.slots,
-                classes,
-                r.seconds,
-                slots as f64 / r.seconds.max(1e-9),
-                r.peak_bytes >> 20,
-                h.wins,
-                h.losses,
-                h.draws,
-                h.max_win,
-                h.max_loss
-            );
+        for &kind in kinds {
+            if build::pair_state(&opts.dir, kind, rules, x, y)? {
+                continue;
+            }
+            let pb = bar();
+            pb.set_prefix(format!("{x}-{y}"));
+            let reports = build::build_pair_of(kind, rules, x, y, &opts, &on_event(&pb))?;
+            pb.finish_and_clear();
+            print_reports(kind, &opts, rules, &reports)?;
         }
     }
     eprintln!("built in {:.1} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// One line per table built: its size, time, rate, memory and counts (a
+/// `.dtz` table's counts and longest distances to the next removal split
+/// by the signs of its `.tb` table).
+fn print_reports(
+    kind: Kind,
+    opts: &Options,
+    rules: TbRules,
+    reports: &[build::Report],
+) -> Result<()> {
+    let slots: u64 = reports.iter().map(|r| r.slots).sum();
+    for r in reports {
+        let h = match kind {
+            Kind::ToEnd => r.header.clone(),
+            Kind::ToRemoval => {
+                let tbs = Tablebases::new(&opts.dir, rules);
+                let tb = tbs
+                    .table(r.own, r.opp)
+                    .map_err(|e| anyhow::anyhow!("{e}"))?;
+                let dtz = tbs
+                    .dtz_table(r.own, r.opp)
+                    .map_err(|e| anyhow::anyhow!("{e}"))?;
+                build::summarise_dtz(&tb.sub, tb.table.slots(), dtz.table.slots(), rules)
+            }
+        };
+        let classes = h.wins + h.losses + h.draws;
+        println!(
+            "{}\t{}\t{}\t{:.2}\t{:.0}\t{}\t{}\t{}\t{}\t{}\t{}",
+            crate::tb::format::file_name_of(kind, r.own, r.opp),
+            r.slots,
+            classes,
+            r.seconds,
+            slots as f64 / r.seconds.max(1e-9),
+            r.peak_bytes >> 20,
+            h.wins,
+            h.losses,
+            h.draws,
+            h.max_win,
+            h.max_loss
+        );
+    }
     Ok(())
 }
 

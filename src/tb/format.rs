@@ -1,8 +1,10 @@
-//! The database file format, version 1, one file per subspace
-//! (`mulino-W-B.tb`), and the values it stores.
+//! The database file format, version 1, and the values it stores. Two
+//! kinds of file per subspace, both one byte per slot of the subspace's
+//! index (see `index.rs`): `mulino-W-B.tb`, the value and the distance to
+//! the end of the game, and `mulino-W-B.dtz`, the distance to the next
+//! removal, which the N-move rules need (below).
 //!
-//! A 128-byte header, then one byte per slot of the subspace's index (see
-//! `index.rs`), little-endian throughout:
+//! A 128-byte header, then the slot bytes, little-endian throughout:
 //!
 //! ```text
 //!   0  8  magic "MULINOTB"
@@ -10,7 +12,8 @@
 //!  12  1  own pieces W (side to move)      13  1  opponent pieces B
 //!  14  1  flying (0/1)                     15  1  fly at (pieces)
 //!  16  1  diagonal lines (0/1)             17  1  mill pieces always removable (0/1)
-//!  18  6  zero
+//!  18  1  kind: 0 distance to the end (.tb), 1 distance to the next removal (.dtz)
+//!  19  5  zero
 //!  24  8  slots
 //!  32  8  wins      40  8  losses      48  8  draws   (per symmetry class)
 //!  56  1  longest win                     57  1  longest loss
@@ -31,6 +34,22 @@
 //! its wins are one ply before a loss, odd by construction) and refuses to
 //! write a table with one that does.
 //!
+//! A `.dtz` slot byte is `0` where the `.tb` file has a draw, else
+//! `z + 1`, where z is the number of plies within which the winner can
+//! force a removal that keeps the win (or a blockade), with the loser
+//! delaying it: a removal into a position the smaller subspace gives as
+//! lost for the side then to move, one that leaves two pieces, or a
+//! position with no legal move. Its win or loss is the `.tb` file's (a
+//! side that wins under an N-move rule wins without it). With `r` plies
+//! left before the N-move rule draws (the limit less the counter), the
+//! side to move wins if it wins and `z <= r`, loses if it loses and
+//! `z <= r`, and draws otherwise: the rule lets each stretch between
+//! removals last up to `r` plies, and every removal resets the counter.
+//! These values take the smaller subspaces' values as the `.tb` files give
+//! them, so they are exact for a limit under which no position of those
+//! subspaces is drawn by the rule from a counter of 0 (the `.dtz` header's
+//! longest distances tell which limits those are).
+//!
 //! This is the measure of the published per-subspace table (the longest
 //! distance is 204 plies); its README calls it the distance "to
 //! conversion", but its numbers count through removals to the end of the
@@ -46,6 +65,47 @@ use crate::core::Rules;
 pub const MAGIC: &[u8; 8] = b"MULINOTB";
 pub const VERSION: u32 = 1;
 pub const HEADER_LEN: usize = 128;
+
+/// What a file's slot bytes count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// The value and the plies to the end of the game (`.tb`).
+    ToEnd,
+    /// The plies to the next removal that keeps the value (`.dtz`).
+    ToRemoval,
+}
+
+impl Kind {
+    fn byte(self) -> u8 {
+        match self {
+            Kind::ToEnd => 0,
+            Kind::ToRemoval => 1,
+        }
+    }
+
+    fn from_byte(b: u8) -> Option<Kind> {
+        match b {
+            0 => Some(Kind::ToEnd),
+            1 => Some(Kind::ToRemoval),
+            _ => None,
+        }
+    }
+
+    /// The file name extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Kind::ToEnd => "tb",
+            Kind::ToRemoval => "dtz",
+        }
+    }
+}
+
+/// A `.dtz` slot byte: `None` for a draw, else the plies to the next
+/// removal that keeps the value.
+#[inline]
+pub fn dtz_decode(byte: u8) -> Option<u8> {
+    byte.checked_sub(1)
+}
 
 /// The game-theoretic value of a position for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -191,6 +251,14 @@ pub enum TbError {
         found: u64,
         expected: u64,
     },
+    #[error("{path}: unknown kind of file {found} (built by a newer mulino?)")]
+    BadKind { path: PathBuf, found: u8 },
+    #[error("{path}: holds {found}, expected {wanted}")]
+    WrongKind {
+        path: PathBuf,
+        found: &'static str,
+        wanted: &'static str,
+    },
     #[error("{path}: checksum mismatch (corrupt)")]
     BadChecksum { path: PathBuf },
     #[error("these rules have no databases: {0}")]
@@ -210,6 +278,10 @@ pub enum TbError {
         need_gib: f64,
         limit_gib: f64,
     },
+    #[error(
+        "{subspace}: the distances to the next removal disagree with the values at {fen} (a bug)"
+    )]
+    Inconsistent { subspace: String, fen: String },
     #[error("{subspace}: the value of {fen} ({value:?}) does not fit the format")]
     Unrepresentable {
         subspace: String,
@@ -218,14 +290,20 @@ pub enum TbError {
     },
 }
 
-/// The file name of subspace `own-opp`.
+/// The file name of subspace `own-opp`'s values (`.tb`).
 pub fn file_name(own: u8, opp: u8) -> String {
-    format!("mulino-{own}-{opp}.tb")
+    file_name_of(Kind::ToEnd, own, opp)
+}
+
+/// The file name of subspace `own-opp` of kind `kind`.
+pub fn file_name_of(kind: Kind, own: u8, opp: u8) -> String {
+    format!("mulino-{own}-{opp}.{}", kind.extension())
 }
 
 /// The header fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    pub kind: Kind,
     pub own: u8,
     pub opp: u8,
     pub rules: TbRules,
@@ -239,6 +317,21 @@ pub struct Header {
 }
 
 impl Header {
+    /// Counts one class of value `v`.
+    pub fn count(&mut self, v: Value) {
+        match v {
+            Value::Win(d) => {
+                self.wins += 1;
+                self.max_win = self.max_win.max(d);
+            }
+            Value::Loss(d) => {
+                self.losses += 1;
+                self.max_loss = self.max_loss.max(d);
+            }
+            Value::Draw => self.draws += 1,
+        }
+    }
+
     pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
         let mut h = [0u8; HEADER_LEN];
         h[0..8].copy_from_slice(MAGIC);
@@ -249,6 +342,7 @@ impl Header {
         h[15] = self.rules.fly_at;
         h[16] = self.rules.diagonals as u8;
         h[17] = self.rules.remove_from_mills_always as u8;
+        h[18] = self.kind.byte();
         h[24..32].copy_from_slice(&self.slots.to_le_bytes());
         h[32..40].copy_from_slice(&self.wins.to_le_bytes());
         h[40..48].copy_from_slice(&self.losses.to_le_bytes());
@@ -271,7 +365,12 @@ impl Header {
                 found: version,
             });
         }
+        let kind = Kind::from_byte(h[18]).ok_or_else(|| TbError::BadKind {
+            path: path.to_path_buf(),
+            found: h[18],
+        })?;
         Ok(Header {
+            kind,
             own: h[12],
             opp: h[13],
             rules: TbRules {
@@ -323,7 +422,9 @@ fn io_err(path: &Path) -> impl FnOnce(io::Error) -> TbError + '_ {
 /// Writes a finished table: to `path.tmp` first, synced, then renamed, so
 /// that a file under the final name is always complete.
 pub fn write_table(path: &Path, header: &Header, slots: &[u8]) -> Result<(), TbError> {
-    let tmp = path.with_extension("tb.tmp");
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
     let mut f = File::create(&tmp).map_err(io_err(&tmp))?;
     f.write_all(&header.to_bytes()).map_err(io_err(&tmp))?;
     f.write_all(slots).map_err(io_err(&tmp))?;
@@ -343,7 +444,19 @@ impl MappedTable {
     /// Opens `dir/mulino-own-opp.tb` and checks its header against the
     /// rules and its length (not its checksum: see `verify_checksum`).
     pub fn open(dir: &Path, own: u8, opp: u8, rules: TbRules) -> Result<MappedTable, TbError> {
-        let path = dir.join(file_name(own, opp));
+        MappedTable::open_kind(dir, Kind::ToEnd, own, opp, rules)
+    }
+
+    /// Opens the file of kind `kind` of subspace `own-opp` in `dir`, as
+    /// [`MappedTable::open`] does.
+    pub fn open_kind(
+        dir: &Path,
+        kind: Kind,
+        own: u8,
+        opp: u8,
+        rules: TbRules,
+    ) -> Result<MappedTable, TbError> {
+        let path = dir.join(file_name_of(kind, own, opp));
         if !path.exists() {
             return Err(TbError::Missing(path));
         }
@@ -354,6 +467,17 @@ impl MappedTable {
         // tables are never rewritten (builds write a new file and rename).
         let map = unsafe { memmap2::Mmap::map(&f) }.map_err(io_err(&path))?;
         let header = Header::parse(&path, &map)?;
+        if header.kind != kind {
+            let name = |k: Kind| match k {
+                Kind::ToEnd => "distances to the end",
+                Kind::ToRemoval => "distances to the next removal",
+            };
+            return Err(TbError::WrongKind {
+                path,
+                found: name(header.kind),
+                wanted: name(kind),
+            });
+        }
         if header.rules != rules {
             return Err(TbError::WrongRules {
                 path,
@@ -422,6 +546,7 @@ mod tests {
     #[test]
     fn header_round_trips() {
         let h = Header {
+            kind: Kind::ToRemoval,
             own: 4,
             opp: 3,
             rules: TbRules::from_rules(&Rules::default()).unwrap(),

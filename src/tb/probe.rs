@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use super::format::{MappedTable, TbError, TbRules, Value};
+use super::format::{Kind, MappedTable, TbError, TbRules, Value};
 use super::index::{MAX_PIECES, MIN_PIECES, Subspace};
 use crate::core::{Bitboard, Position, Rules};
 
@@ -29,6 +29,8 @@ pub struct Tablebases {
     dir: PathBuf,
     rules: TbRules,
     tables: Vec<OnceLock<Result<Loaded, TbError>>>,
+    /// The `.dtz` tables, opened on first use too.
+    dtz: Vec<OnceLock<Result<Loaded, TbError>>>,
 }
 
 impl std::fmt::Debug for Tablebases {
@@ -47,6 +49,7 @@ impl Tablebases {
             dir: dir.to_path_buf(),
             rules,
             tables: (0..SIDE * SIDE).map(|_| OnceLock::new()).collect(),
+            dtz: (0..SIDE * SIDE).map(|_| OnceLock::new()).collect(),
         }
     }
 
@@ -59,16 +62,29 @@ impl Tablebases {
         self.rules
     }
 
-    /// The table of subspace `own-opp`, opened on first use.
+    /// The `.tb` table of subspace `own-opp`, opened on first use.
     pub fn table(&self, own: u8, opp: u8) -> Result<&Loaded, &TbError> {
+        self.loaded(Kind::ToEnd, own, opp)
+    }
+
+    /// The `.dtz` table of subspace `own-opp`, opened on first use.
+    pub fn dtz_table(&self, own: u8, opp: u8) -> Result<&Loaded, &TbError> {
+        self.loaded(Kind::ToRemoval, own, opp)
+    }
+
+    fn loaded(&self, kind: Kind, own: u8, opp: u8) -> Result<&Loaded, &TbError> {
         let Some(sub) = Subspace::new(own, opp) else {
             // Only reached for counts outside 3..=9; keep it an error.
             static BAD: OnceLock<TbError> = OnceLock::new();
             return Err(BAD.get_or_init(|| TbError::BadSubspace("out of range".into())));
         };
-        self.tables[own as usize * SIDE + opp as usize]
+        let tables = match kind {
+            Kind::ToEnd => &self.tables,
+            Kind::ToRemoval => &self.dtz,
+        };
+        tables[own as usize * SIDE + opp as usize]
             .get_or_init(|| {
-                let table = MappedTable::open(&self.dir, own, opp, self.rules)?;
+                let table = MappedTable::open_kind(&self.dir, kind, own, opp, self.rules)?;
                 Ok(Loaded { sub, table })
             })
             .as_ref()

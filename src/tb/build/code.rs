@@ -1,0 +1,93 @@
+//! The builder's value of a slot while it builds: one `u16` with the win
+//! or loss and its distance, whichever distance the build counts (to the
+//! end of the game, or to the next removal, where a forced removal may
+//! lose at an odd distance: so the sign is a bit of its own, not the
+//! parity of the distance).
+
+use std::sync::atomic::AtomicU16;
+
+use crate::tb::Value;
+
+/// `0`: not known (a draw once the build ends); else `1 + 2 d + win`.
+pub type Code = u16;
+
+/// The code of a loss at distance `d`.
+#[inline]
+pub const fn loss(d: u16) -> Code {
+    1 + 2 * d
+}
+
+/// The code of a win at distance `d`.
+#[inline]
+pub const fn win(d: u16) -> Code {
+    2 + 2 * d
+}
+
+/// The distance of a known code.
+#[inline]
+pub const fn distance(c: Code) -> u16 {
+    (c - 1) >> 1
+}
+
+#[inline]
+pub const fn is_win(c: Code) -> bool {
+    c != 0 && c & 1 == 0
+}
+
+/// The code of a value (a draw is "not known").
+#[inline]
+pub fn of_value(v: Value) -> Code {
+    match v {
+        Value::Draw => 0,
+        Value::Win(d) => win(d as u16),
+        Value::Loss(d) => loss(d as u16),
+    }
+}
+
+/// The value of a code whose distance fits a byte (`None`: it does not).
+#[inline]
+pub fn to_value(c: Code) -> Option<Value> {
+    if c == 0 {
+        return Some(Value::Draw);
+    }
+    let d = u8::try_from(distance(c)).ok()?;
+    Some(if is_win(c) {
+        Value::Win(d)
+    } else {
+        Value::Loss(d)
+    })
+}
+
+/// `values` as atomics, for threads that update it together.
+pub fn atomic(values: &mut [Code]) -> &[AtomicU16] {
+    // SAFETY: `AtomicU16` has the size, alignment and bit validity of
+    // `u16`, and the exclusive borrow keeps every other access out while
+    // the atomic view lives.
+    unsafe { &*(values as *mut [Code] as *const [AtomicU16]) }
+}
+
+/// `counts` as atomics (see [`atomic`]).
+pub fn atomic_u8(counts: &mut [u8]) -> &[std::sync::atomic::AtomicU8] {
+    // SAFETY: as for `atomic`: same layout, exclusive borrow.
+    unsafe { &*(counts as *mut [u8] as *const [std::sync::atomic::AtomicU8]) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_keep_the_sign_apart_from_the_distance() {
+        for d in 0..=254u8 {
+            for v in [Value::Win(d), Value::Loss(d)] {
+                let c = of_value(v);
+                assert_eq!(to_value(c), Some(v));
+                assert_eq!(distance(c), d as u16);
+                assert_eq!(is_win(c), matches!(v, Value::Win(_)));
+            }
+        }
+        assert_eq!(to_value(0), Some(Value::Draw));
+        assert!(!is_win(0));
+        assert_eq!(to_value(win(300)), None);
+    }
+}

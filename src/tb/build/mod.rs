@@ -1,0 +1,470 @@
+//! The builder: retrograde analysis of one pair of subspaces, `W-B` and
+//! `B-W` (a move that removes nothing leads from one to the other), over
+//! the finished tables of the subspaces a removal leads into. It builds
+//! either kind of file (`format.rs`): distances to the end of the game,
+//! through removals (a removal into a position the smaller table gives as
+//! lost for the opponent at distance d wins at d + 1), or distances to the
+//! next removal that keeps the value (every such removal wins at 1, and a
+//! forced removal that loses, loses at 1).
+//!
+//! Each table holds, while building, a value per slot (`code.rs`) and a
+//! byte of successors still to be refuted. The method:
+//!
+//! 1. `scan.rs`: every class's immediate value.
+//! 2. `retrograde.rs`: level by level, from the positions decided at
+//!    distance k to their predecessors.
+//! 3. What is still unknown is a draw. Each table is written with its
+//!    counts and checksum, after a check that every value fits the file;
+//!    a distance-to-removal table is checked against the pair's
+//!    distance-to-end tables too: the same wins, losses and draws.
+//!
+//! Every table a build reads must pass its checksum; a file under a
+//! table's name that is not this build's kind, rules or format version
+//! stops the build instead of being replaced. Forward moves and un-moves
+//! are generated from the rules core's geometry tables (`moves.rs`);
+//! `verify.rs` checks the result with the core's own move generator.
+
+mod code;
+mod moves;
+mod retrograde;
+mod scan;
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::format::{self, Header, Kind, MappedTable, TbError, TbRules, Value};
+use super::index::{MIN_PIECES, Subspace};
+use crate::core::{Bitboard, Color, Position, Setup};
+use code::Code;
+use moves::Mover;
+
+/// What a build reports to whoever shows progress.
+pub enum Event<'a> {
+    /// A phase of a subspace pair starts, with `total` units of work.
+    Phase { label: &'a str, total: u64 },
+    /// `n` more units of the current phase are done.
+    Advance(u64),
+    /// The retrograde analysis reached distance `k`.
+    Level(u32),
+}
+
+/// The summary of one built subspace.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub own: u8,
+    pub opp: u8,
+    pub slots: u64,
+    pub header: Header,
+    /// Wall time of the pair it was built with.
+    pub seconds: f64,
+    /// The process's peak resident memory while building the pair, bytes.
+    pub peak_bytes: u64,
+    /// The bytes the pair's tables took in memory.
+    pub table_bytes: u64,
+}
+
+/// How to build.
+pub struct Options {
+    pub dir: PathBuf,
+    pub threads: usize,
+    /// The most memory (bytes) a pair may use.
+    pub memory: u64,
+}
+
+/// One side of the pair being built.
+struct Side {
+    sub: Subspace,
+    values: Vec<Code>,
+    counts: Vec<u8>,
+    /// The `.tb` table of `(opp - 1)-own`, where this side's removals lead
+    /// (none when `opp - 1` is below 3: such a removal wins).
+    removal: Option<(Subspace, MappedTable)>,
+}
+
+/// Bytes of memory a slot takes while building: its value and its count.
+const BYTES_PER_SLOT: u64 = (std::mem::size_of::<Code>() + 1) as u64;
+
+/// The FEN of a moving-phase position (for messages).
+pub fn fen(rules: TbRules, own: Bitboard, opp: Bitboard) -> String {
+    match position(rules, own, opp) {
+        Some(p) => p.fen(&rules.game_rules()),
+        None => format!("(own {own:?} against {opp:?})"),
+    }
+}
+
+/// The rules core's position with `own` (White) to move against `opp`,
+/// both hands empty.
+pub fn position(rules: TbRules, own: Bitboard, opp: Bitboard) -> Option<Position> {
+    let setup = Setup {
+        board: [own, opp],
+        marked: Bitboard::EMPTY,
+        side: Color::White,
+        phase: 'm',
+        action: 's',
+        on_board: [own.count() as u8, opp.count() as u8],
+        in_hand: [0, 0],
+        to_remove: [0, 0],
+        last_mill: [None; 4],
+        formed: [Bitboard::EMPTY; 2],
+        rule50: 0,
+        fullmove: 1,
+        blocked_removal: false,
+    };
+    Position::from_setup(&setup, &rules.game_rules()).ok()
+}
+
+/// Builds the `.tb` tables of the pair `own-opp` and `opp-own` (one table
+/// when equal) into `opts.dir`, over the finished smaller tables there.
+/// Returns one report per table written.
+pub fn build_pair(
+    rules: TbRules,
+    own: u8,
+    opp: u8,
+    opts: &Options,
+    progress: &(dyn Fn(Event) + Sync),
+) -> Result<Vec<Report>, TbError> {
+    build_pair_of(Kind::ToEnd, rules, own, opp, opts, progress)
+}
+
+/// Builds the pair's tables of kind `kind` (see [`build_pair`]); a
+/// `.dtz` pair needs the pair's own `.tb` tables as well.
+pub fn build_pair_of(
+    kind: Kind,
+    rules: TbRules,
+    own: u8,
+    opp: u8,
+    opts: &Options,
+    progress: &(dyn Fn(Event) + Sync),
+) -> Result<Vec<Report>, TbError> {
+    let started = Instant::now();
+    reset_peak_memory();
+    let m = Mover::new(rules);
+    let mut sides = open_sides(kind, rules, own, opp, opts)?;
+
+    // 1. Immediate values, in parallel over the classes of each side.
+    let total: u64 = sides.iter().map(|s| s.sub.len()).sum();
+    progress(Event::Phase {
+        label: "scan",
+        total,
+    });
+    for side in &mut sides {
+        scan::scan(kind, &m, side, opts.threads.max(1), progress);
+    }
+
+    // 2. Level by level.
+    // How many positions will be resolved is not known in advance.
+    progress(Event::Phase {
+        label: "retrograde",
+        total: 0,
+    });
+    retrograde::retrograde(kind, &m, &mut sides, opts.threads.max(1), progress)?;
+
+    // 3. Write, with the per-class counts in the header.
+    let mut reports = write_sides(kind, rules, &sides, opts)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let peak = peak_memory();
+    for r in &mut reports {
+        r.seconds = seconds;
+        r.peak_bytes = peak;
+    }
+    Ok(reports)
+}
+
+/// Opens a table the build reads, and checks its checksum.
+fn open_checked(
+    dir: &Path,
+    kind: Kind,
+    own: u8,
+    opp: u8,
+    rules: TbRules,
+) -> Result<MappedTable, TbError> {
+    let table = MappedTable::open_kind(dir, kind, own, opp, rules)?;
+    table.verify_checksum()?;
+    Ok(table)
+}
+
+/// The pair's sides, empty, with the smaller tables their removals lead
+/// into opened and checked; refused when the pair needs more than
+/// `opts.memory`.
+fn open_sides(
+    kind: Kind,
+    rules: TbRules,
+    own: u8,
+    opp: u8,
+    opts: &Options,
+) -> Result<Vec<Side>, TbError> {
+    let counts: Vec<(u8, u8)> = if own == opp {
+        vec![(own, opp)]
+    } else {
+        vec![(own, opp), (opp, own)]
+    };
+    let subs: Vec<Subspace> = counts
+        .iter()
+        .map(|&(a, b)| Subspace::new(a, b).ok_or(TbError::BadSubspace(format!("{a}-{b}"))))
+        .collect::<Result<_, _>>()?;
+    let table_bytes: u64 = subs.iter().map(|s| BYTES_PER_SLOT * s.len()).sum();
+    let removal_bytes: u64 = counts
+        .iter()
+        .filter(|&&(_, b)| b > MIN_PIECES)
+        .filter_map(|&(a, b)| Subspace::new(b - 1, a))
+        .map(|s| s.len())
+        .sum();
+    // A `.dtz` build reads the pair's `.tb` tables at the end.
+    let own_tb_bytes: u64 = match kind {
+        Kind::ToEnd => 0,
+        Kind::ToRemoval => subs.iter().map(|s| s.len()).sum(),
+    };
+    let need = table_bytes + removal_bytes + own_tb_bytes;
+    if need > opts.memory {
+        let gib = |x: u64| x as f64 / (1u64 << 30) as f64;
+        return Err(TbError::Memory {
+            subspace: format!("{own}-{opp}"),
+            need_gib: gib(need),
+            limit_gib: gib(opts.memory),
+        });
+    }
+    if kind == Kind::ToRemoval {
+        for &(a, b) in &counts {
+            open_checked(&opts.dir, Kind::ToEnd, a, b, rules)?;
+        }
+    }
+    let mut sides = Vec::new();
+    for (&(a, b), sub) in counts.iter().zip(subs) {
+        let removal = if b > MIN_PIECES {
+            let table = open_checked(&opts.dir, Kind::ToEnd, b - 1, a, rules)?;
+            Some((Subspace::new(b - 1, a).expect("valid counts"), table))
+        } else {
+            None
+        };
+        let len = sub.len() as usize;
+        sides.push(Side {
+            sub,
+            values: vec![0; len],
+            counts: vec![0; len],
+            removal,
+        });
+    }
+    Ok(sides)
+}
+
+/// Writes each side's finished table (unless a finished file is there
+/// already: its twin was the one missing), with its counts and checksum
+/// in the header; one report per side, its times still to be filled in.
+fn write_sides(
+    kind: Kind,
+    rules: TbRules,
+    sides: &[Side],
+    opts: &Options,
+) -> Result<Vec<Report>, TbError> {
+    std::fs::create_dir_all(&opts.dir).map_err(|source| TbError::Io {
+        path: opts.dir.clone(),
+        source,
+    })?;
+    let table_bytes: u64 = sides.iter().map(|s| BYTES_PER_SLOT * s.sub.len()).sum();
+    let mut reports = Vec::new();
+    for side in sides {
+        let (own, opp) = (side.sub.own, side.sub.opp);
+        let bytes = file_bytes(kind, rules, side)?;
+        if kind == Kind::ToRemoval {
+            let tb = open_checked(&opts.dir, Kind::ToEnd, own, opp, rules)?;
+            same_outcomes(rules, &side.sub, tb.slots(), &side.values)?;
+        }
+        let mut header = summarise_kind(kind, &side.sub, &bytes, rules);
+        header.checksum = format::checksum(&bytes);
+        let path = opts.dir.join(format::file_name_of(kind, own, opp));
+        match MappedTable::open_kind(&opts.dir, kind, own, opp, rules) {
+            Err(TbError::Missing(_)) => format::write_table(&path, &header, &bytes)?,
+            Err(e) => return Err(e),
+            Ok(_) => {}
+        }
+        reports.push(Report {
+            own,
+            opp,
+            slots: side.sub.len(),
+            header,
+            seconds: 0.0,
+            peak_bytes: 0,
+            table_bytes,
+        });
+    }
+    Ok(reports)
+}
+
+/// A side's slot bytes as its file holds them; an error names the first
+/// value that does not fit (a `.tb` win at an even distance, say).
+fn file_bytes(kind: Kind, rules: TbRules, side: &Side) -> Result<Vec<u8>, TbError> {
+    let misfit = |idx: usize, value: Value| {
+        let (own, opp) = side.sub.position(idx as u64);
+        TbError::Unrepresentable {
+            subspace: format!("{}-{}", side.sub.own, side.sub.opp),
+            fen: fen(rules, own, opp),
+            value,
+        }
+    };
+    let mut bytes = vec![0u8; side.values.len()];
+    for (idx, (&c, byte)) in side.values.iter().zip(bytes.iter_mut()).enumerate() {
+        let value = code::to_value(c).ok_or_else(|| misfit(idx, Value::Win(255)))?;
+        *byte = match (kind, value) {
+            (_, Value::Draw) => 0,
+            (Kind::ToEnd, v) if v.representable() => v.encode(),
+            (Kind::ToEnd, v) => return Err(misfit(idx, v)),
+            (Kind::ToRemoval, Value::Win(d) | Value::Loss(d)) if d < 255 => d + 1,
+            (Kind::ToRemoval, v) => return Err(misfit(idx, v)),
+        };
+    }
+    Ok(bytes)
+}
+
+/// Checks that a `.dtz` build decided the same classes, with the same
+/// signs, as the `.tb` table of its subspace: both must agree on every
+/// win, loss and draw.
+fn same_outcomes(rules: TbRules, sub: &Subspace, tb: &[u8], codes: &[Code]) -> Result<(), TbError> {
+    for (idx, (&t, &c)) in tb.iter().zip(codes).enumerate() {
+        let agree = match Value::decode(t) {
+            Value::Draw => c == 0,
+            Value::Win(_) => code::is_win(c),
+            Value::Loss(_) => c != 0 && !code::is_win(c),
+        };
+        if !agree {
+            let (own, opp) = sub.position(idx as u64);
+            return Err(TbError::Inconsistent {
+                subspace: format!("{}-{}", sub.own, sub.opp),
+                fen: fen(rules, own, opp),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The header of a finished `.tb` table: class counts and longest
+/// distances.
+pub fn summarise(sub: &Subspace, values: &[u8], rules: TbRules) -> Header {
+    summarise_kind(Kind::ToEnd, sub, values, rules)
+}
+
+/// The header of a finished table of kind `kind`: class counts and the
+/// longest distances. A `.dtz` table counts its decided classes as wins
+/// (it holds no sign); [`summarise_dtz`] splits them.
+fn summarise_kind(kind: Kind, sub: &Subspace, values: &[u8], rules: TbRules) -> Header {
+    let mut h = empty_header(kind, sub, rules);
+    for_each_class(sub, |idx| {
+        let v = match kind {
+            Kind::ToEnd => Value::decode(values[idx]),
+            Kind::ToRemoval => format::dtz_decode(values[idx]).map_or(Value::Draw, Value::Win),
+        };
+        h.count(v);
+    });
+    h
+}
+
+/// The header of a finished `.dtz` table, the signs taken from its `.tb`
+/// table: wins, losses, draws and the longest distances to the next
+/// removal of each.
+pub fn summarise_dtz(sub: &Subspace, tb: &[u8], dtz: &[u8], rules: TbRules) -> Header {
+    let mut h = empty_header(Kind::ToRemoval, sub, rules);
+    for_each_class(sub, |idx| {
+        let v = match (Value::decode(tb[idx]), format::dtz_decode(dtz[idx])) {
+            (Value::Win(_), Some(z)) => Value::Win(z),
+            (Value::Loss(_), Some(z)) => Value::Loss(z),
+            _ => Value::Draw,
+        };
+        h.count(v);
+    });
+    h
+}
+
+fn empty_header(kind: Kind, sub: &Subspace, rules: TbRules) -> Header {
+    Header {
+        kind,
+        own: sub.own,
+        opp: sub.opp,
+        rules,
+        slots: sub.len(),
+        wins: 0,
+        losses: 0,
+        draws: 0,
+        max_win: 0,
+        max_loss: 0,
+        checksum: 0,
+    }
+}
+
+/// Calls `f(slot)` for every slot of `sub` that holds a class.
+fn for_each_class(sub: &Subspace, mut f: impl FnMut(usize)) {
+    for class in 0..sub.own_classes() {
+        sub.for_each_in_class(class, |idx, opp| {
+            if sub.is_canonical(class, opp) {
+                f(idx as usize);
+            }
+        });
+    }
+}
+
+/// Resets the kernel's peak-RSS mark (Linux; elsewhere a no-op), so that
+/// each pair reports its own peak.
+fn reset_peak_memory() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// The peak resident memory since the last reset, bytes (0 if unknown).
+pub fn peak_memory() -> u64 {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+        return 0;
+    };
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// Whether both `.tb` tables of the pair are finished in `dir` (see
+/// [`pair_state`]); any problem with a file there counts as not done.
+pub fn pair_done(dir: &Path, rules: TbRules, own: u8, opp: u8) -> bool {
+    pair_state(dir, Kind::ToEnd, rules, own, opp).is_ok_and(|done| done)
+}
+
+/// Whether both files of kind `kind` of the pair are finished in `dir`:
+/// `Ok(false)` if one is missing, an error if one is there but is not a
+/// finished file of this kind for these rules and this format version, or
+/// fails its checksum. A build stops there rather than replace it: such a
+/// file is never rebuilt over.
+pub fn pair_state(
+    dir: &Path,
+    kind: Kind,
+    rules: TbRules,
+    own: u8,
+    opp: u8,
+) -> Result<bool, TbError> {
+    for (a, b) in [(own, opp), (opp, own)] {
+        match MappedTable::open_kind(dir, kind, a, b, rules) {
+            Err(TbError::Missing(_)) => return Ok(false),
+            Err(e) => return Err(e),
+            Ok(t) => t.verify_checksum()?,
+        }
+    }
+    Ok(true)
+}
+
+/// The pairs to build, smallest first, for the subspaces asked for and
+/// those their removals lead into. Each pair is `(a, b)` with `a >= b`.
+pub fn plan(targets: &[(u8, u8)]) -> Vec<(u8, u8)> {
+    let mut pairs: Vec<(u8, u8)> = Vec::new();
+    let mut todo: Vec<(u8, u8)> = targets.to_vec();
+    while let Some((a, b)) = todo.pop() {
+        let key = (a.max(b), a.min(b));
+        if pairs.contains(&key) {
+            continue;
+        }
+        pairs.push(key);
+        // A removal from a-b leads into (b-1)-a, from b-a into (a-1)-b.
+        if b > MIN_PIECES {
+            todo.push((b - 1, a));
+        }
+        if a > MIN_PIECES {
+            todo.push((a - 1, b));
+        }
+    }
+    pairs.sort_by_key(|&(a, b)| (a + b, a, b));
+    pairs
+}

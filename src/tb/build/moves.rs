@@ -1,0 +1,215 @@
+//! The moves the builder needs, from the rules core's geometry tables:
+//! the rules in the form the inner loops want, what a position's removals
+//! lead to, un-moves (predecessors) and successor counts. `verify.rs`
+//! checks the results with the core's own move generator.
+
+use crate::core::Bitboard;
+use crate::core::geometry::Geometry;
+use crate::tb::format::{Kind, MappedTable, TbRules, Value};
+use crate::tb::index::Subspace;
+use crate::tb::symmetry;
+
+/// The moving-phase rules in the form the inner loops want.
+#[derive(Clone, Copy)]
+pub struct Mover {
+    pub g: &'static Geometry,
+    flying: bool,
+    fly_at: u32,
+    remove_always: bool,
+}
+
+impl Mover {
+    pub fn new(rules: TbRules) -> Mover {
+        Mover {
+            g: Geometry::get(rules.diagonals),
+            flying: rules.flying,
+            fly_at: rules.fly_at as u32,
+            remove_always: rules.remove_from_mills_always,
+        }
+    }
+
+    #[inline]
+    pub fn flies(&self, pieces: Bitboard) -> bool {
+        self.flying && pieces.count() <= self.fly_at
+    }
+
+    /// The opponent's pieces a mill may remove.
+    #[inline]
+    pub fn removable(&self, opp: Bitboard) -> Bitboard {
+        if self.remove_always {
+            return opp;
+        }
+        let free = opp & !self.g.pieces_in_mills(opp);
+        if free.nonempty() { free } else { opp }
+    }
+
+    /// The points a piece at `from` may step to.
+    #[inline]
+    pub fn reach(&self, fly: bool, from: usize, empty: Bitboard) -> Bitboard {
+        if fly {
+            empty
+        } else {
+            self.g.adjacent[from] & empty
+        }
+    }
+}
+
+/// What the removals of a position lead to, as distances for the mover.
+#[derive(Default)]
+pub struct Removals {
+    /// The shortest win by a removal.
+    pub win: Option<u8>,
+    /// A removal leads to a draw.
+    pub draw: bool,
+    /// The longest loss by a removal.
+    pub loss: Option<u8>,
+    /// Every move removes.
+    pub all_moves_remove: bool,
+}
+
+/// Where one side's removals lead (the table of `(opp - 1)-own`, if any:
+/// none when `opp - 1` is below 3, where a removal wins), and what the
+/// build counts.
+#[derive(Clone, Copy)]
+pub struct Removing<'a> {
+    pub table: Option<&'a (Subspace, MappedTable)>,
+    pub kind: Kind,
+}
+
+impl Removing<'_> {
+    /// The value, for the opponent to move, of the position after `own`
+    /// (moved) removed a piece of `opp`, leaving `opp_left`.
+    #[inline]
+    pub fn after_removal(&self, opp_left: Bitboard, own: Bitboard) -> Value {
+        match self.table {
+            None => Value::Loss(0),
+            Some((sub, table)) => Value::decode(table.slots()[sub.index(opp_left, own) as usize]),
+        }
+    }
+
+    /// A removal's value for the side that removed, given the value after
+    /// it: one ply more to the end, or, counting to the next removal,
+    /// this one (one ply).
+    #[inline]
+    fn for_remover(&self, after: Value) -> Value {
+        match self.kind {
+            Kind::ToEnd => after.one_ply_back(),
+            Kind::ToRemoval => match after {
+                Value::Loss(_) => Value::Win(1),
+                Value::Win(_) => Value::Loss(1),
+                Value::Draw => Value::Draw,
+            },
+        }
+    }
+
+    pub fn removals(&self, m: &Mover, own: Bitboard, opp: Bitboard) -> Removals {
+        let empty = !(own | opp);
+        let closers = m.g.closing_points(own, empty);
+        let mut r = Removals::default();
+        if closers.is_empty() {
+            return r;
+        }
+        let fly = m.flies(own);
+        let removable = m.removable(opp);
+        let mut closing_moves = 0;
+        for to in closers {
+            let sources = if fly {
+                own
+            } else {
+                m.g.adjacent[to.index()] & own
+            };
+            for from in sources {
+                let moved = own.without(from).with(to);
+                if !m.g.in_mill(to, moved) {
+                    continue;
+                }
+                closing_moves += 1;
+                for x in removable {
+                    match self.for_remover(self.after_removal(opp.without(x), moved)) {
+                        Value::Win(d) => r.win = Some(r.win.map_or(d, |w| w.min(d))),
+                        Value::Draw => r.draw = true,
+                        Value::Loss(d) => r.loss = Some(r.loss.map_or(d, |l| l.max(d))),
+                    }
+                }
+            }
+        }
+        let moves = if fly {
+            own.count() * empty.count()
+        } else {
+            m.g.mobility(own, empty)
+        };
+        r.all_moves_remove = closing_moves == moves;
+        r
+    }
+}
+
+/// The slots of the predecessors (in `pred_sub`, the other side to move)
+/// of the position `own` to move against `opp`, found by un-moves of
+/// `opp`: the side that just moved slides (or flies) a piece back from
+/// `to` to an empty `from`; a piece that stands in a mill cannot have just
+/// arrived, since that move would have removed. With repeats.
+pub fn predecessors(
+    m: &Mover,
+    pred_sub: &Subspace,
+    own: Bitboard,
+    opp: Bitboard,
+    out: &mut Vec<u64>,
+) {
+    out.clear();
+    let empty = !(own | opp);
+    let fly = m.flies(opp);
+    let arrived = opp & !m.g.pieces_in_mills(opp);
+    for to in arrived {
+        let rest = opp.without(to);
+        for from in m.reach(fly, to.index(), empty) {
+            out.push(pred_sub.index(rest.with(from), own));
+        }
+    }
+}
+
+/// The count of slot `idx` of `sub`, whose removals are `removing` and
+/// whose successors lie in `next`: its distinct successor classes that
+/// remove nothing, plus one if a removal leads to a draw.
+pub fn successor_count(
+    m: &Mover,
+    sub: &Subspace,
+    removing: Removing,
+    next: &Subspace,
+    idx: u64,
+) -> u8 {
+    let (own, opp) = sub.position(idx);
+    let empty = !(own | opp);
+    let fly = m.flies(own);
+    // Every successor has `opp` to move: one canonicalising symmetry.
+    let (class, s) = next.canonical_own(opp);
+    let own_img = symmetry::apply(s, own);
+    let mut succ = [0u64; 256];
+    let mut n = 0;
+    let mut escape = false;
+    let removable = m.removable(opp);
+    for from in own {
+        for to in m.reach(fly, from.index(), empty) {
+            let moved = own.without(from).with(to);
+            if m.g.in_mill(to, moved) {
+                if !escape {
+                    escape = removable
+                        .into_iter()
+                        .any(|x| removing.after_removal(opp.without(x), moved) == Value::Draw);
+                }
+                continue;
+            }
+            let img = own_img ^ symmetry::point_bits(s, from) ^ symmetry::point_bits(s, to);
+            succ[n] = next.index_in_class(class, img);
+            n += 1;
+        }
+    }
+    let succ = &mut succ[..n];
+    succ.sort_unstable();
+    let mut distinct = 0;
+    for i in 0..n {
+        if i == 0 || succ[i] != succ[i - 1] {
+            distinct += 1;
+        }
+    }
+    (distinct + escape as usize) as u8
+}

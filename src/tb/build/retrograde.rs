@@ -1,0 +1,197 @@
+//! Step 2 of a build: level by level, distance k = 0, 1, ..., from the
+//! positions decided at k to their predecessors, until no level finds
+//! more. Every position lost at k makes each predecessor (found by
+//! un-moves) a win at k + 1, unless it has a value already (a tentative
+//! removal win further away gives way). Every position won at k takes one
+//! from each unknown predecessor's count; a count that reaches 0 makes a
+//! loss at k + 1, or later if a removal loses later. A count is set the
+//! first time a successor is won (all other successors are unknown then,
+//! since every win is propagated at its own level): the number of distinct
+//! successor classes that remove nothing, plus one if a removal leads to a
+//! draw (which never falls).
+//!
+//! Each level is split over threads by slot; its outcome does not depend
+//! on the order: a level only writes values at distance k + 1 (or a
+//! removal's, decided at the scan), and reads those at k.
+
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, AtomicUsize};
+
+use super::code;
+use super::moves::{Mover, Removing, predecessors, successor_count};
+use super::{Event, Side};
+use crate::tb::format::{Kind, TbError, Value};
+use crate::tb::index::Subspace;
+
+/// One side's tables during the retrograde step, as atomics that the
+/// threads update together.
+struct AtomicSide<'a> {
+    sub: &'a Subspace,
+    values: &'a [AtomicU16],
+    /// 0: not counted yet; otherwise 1 + the successors not yet known to
+    /// win for the opponent (1: every one does; the position is lost).
+    counts: &'a [AtomicU8],
+    removing: Removing<'a>,
+}
+
+/// The longest distance a file can hold.
+const MAX_DISTANCE: u32 = 254;
+
+/// Step 2 for the pair's sides.
+pub fn retrograde(
+    kind: Kind,
+    m: &Mover,
+    sides: &mut [Side],
+    threads: usize,
+    progress: &(dyn Fn(Event) + Sync),
+) -> Result<(), TbError> {
+    let top = sides
+        .iter()
+        .flat_map(|s| s.values.iter().copied())
+        .filter(|&c| c != 0)
+        .map(|c| code::distance(c) as u32)
+        .max()
+        .unwrap_or(0);
+    let first = sides
+        .first()
+        .map(|s| format!("{}-{}", s.sub.own, s.sub.opp));
+    let shared: Vec<AtomicSide> = sides
+        .iter_mut()
+        .map(|side| AtomicSide {
+            sub: &side.sub,
+            values: code::atomic(&mut side.values),
+            counts: code::atomic_u8(&mut side.counts),
+            removing: Removing {
+                table: side.removal.as_ref(),
+                kind,
+            },
+        })
+        .collect();
+    let mut level: u32 = 0;
+    loop {
+        progress(Event::Level(level));
+        let mut found = 0;
+        for i in 0..shared.len() {
+            let to = &shared[if shared.len() == 1 { 0 } else { 1 - i }];
+            found += one_level(m, &shared[i], to, level, threads);
+        }
+        progress(Event::Advance(found));
+        if found == 0 && level >= top {
+            let above = shared.iter().any(|s| {
+                s.values
+                    .iter()
+                    .any(|v| matches!(v.load(Relaxed), c if c != 0 && code::distance(c) as u32 > level + 1))
+            });
+            if !above {
+                return Ok(());
+            }
+        }
+        level += 1;
+        if level >= MAX_DISTANCE {
+            // Distances past 253 do not fit; these rules never reach them.
+            return Err(TbError::Unrepresentable {
+                subspace: first.unwrap_or_default(),
+                fen: String::from("(distance 254 reached)"),
+                value: Value::Win(254),
+            });
+        }
+    }
+}
+
+/// The positions of `from` decided at `level`, propagated to their
+/// predecessors in `to`; how many there were.
+fn one_level(m: &Mover, from: &AtomicSide, to: &AtomicSide, level: u32, threads: usize) -> u64 {
+    const CHUNK: usize = 1 << 16;
+    let (lost, won) = (code::loss(level as u16), code::win(level as u16));
+    let next = level as u16 + 1;
+    let found = AtomicU64::new(0);
+    let next_chunk = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut preds: Vec<u64> = Vec::with_capacity(512);
+                let mut mine = 0u64;
+                loop {
+                    let start = next_chunk.fetch_add(CHUNK, Relaxed);
+                    if start >= from.values.len() {
+                        break;
+                    }
+                    let end = (start + CHUNK).min(from.values.len());
+                    for idx in start..end {
+                        let c = from.values[idx].load(Relaxed);
+                        if c != lost && c != won {
+                            continue;
+                        }
+                        mine += 1;
+                        let (own_s, opp_s) = from.sub.position(idx as u64);
+                        predecessors(m, to.sub, own_s, opp_s, &mut preds);
+                        if c == lost {
+                            win_predecessors(to, &preds, next);
+                        } else {
+                            preds.sort_unstable();
+                            preds.dedup();
+                            count_down(m, to, from.sub, &preds, next);
+                        }
+                    }
+                }
+                found.fetch_add(mine, Relaxed);
+            });
+        }
+    });
+    found.into_inner()
+}
+
+/// A loss for the opponent found: its predecessors win at distance `d`,
+/// unless they already win sooner.
+#[inline]
+fn win_predecessors(to: &AtomicSide, preds: &[u64], d: u16) {
+    let code = code::win(d);
+    for &p in preds {
+        // A win found by a removal at a longer distance is not yet
+        // propagated and gives way to this one.
+        let _ = to.values[p as usize].fetch_update(Relaxed, Relaxed, |v| {
+            (v == 0 || (code::is_win(v) && v > code)).then_some(code)
+        });
+    }
+}
+
+/// A win for the opponent found: each undecided predecessor (distinct,
+/// in `to`) has one successor fewer left; the one whose last successor
+/// this is loses at distance `d`, or later if a removal loses later.
+#[inline]
+fn count_down(m: &Mover, to: &AtomicSide, next: &Subspace, preds: &[u64], d: u16) {
+    for &p in preds {
+        let p = p as usize;
+        if to.values[p].load(Relaxed) != 0 {
+            continue;
+        }
+        let counter = &to.counts[p];
+        let mut c = counter.load(Relaxed);
+        loop {
+            match c {
+                0 => {
+                    let n = successor_count(m, to.sub, to.removing, next, p as u64);
+                    // Another thread may have counted it first.
+                    c = match counter.compare_exchange(0, n + 1, Relaxed, Relaxed) {
+                        Ok(_) => n + 1,
+                        Err(now) => now,
+                    };
+                }
+                1 => break,
+                _ => match counter.compare_exchange_weak(c, c - 1, Relaxed, Relaxed) {
+                    Ok(_) => {
+                        if c == 2 {
+                            // Lost; a removal may lose later still.
+                            let (own_p, opp_p) = to.sub.position(p as u64);
+                            let by_removal = to.removing.removals(m, own_p, opp_p).loss;
+                            let d = by_removal.map_or(d, |r| (r as u16).max(d));
+                            to.values[p].store(code::loss(d), Relaxed);
+                        }
+                        break;
+                    }
+                    Err(now) => c = now,
+                },
+            }
+        }
+    }
+}

@@ -218,7 +218,14 @@ impl MatchArgs {
             .into_iter()
             .map(|(option, value)| (option.name().to_string(), value))
             .collect();
-        let tb_mode = TbMode::parse(&self.tb_adjudicate)?;
+        let tb_mode: TbMode = self
+            .tb_adjudicate
+            .parse()
+            .map_err(|()| ConfigError::BadValue {
+                key: "--tb-adjudicate".into(),
+                value: self.tb_adjudicate.clone(),
+                expected: "both, win-loss or draw",
+            })?;
         let tb = self
             .tb
             .as_deref()

@@ -19,6 +19,7 @@ pub mod openings;
 pub mod pgn;
 pub mod process;
 pub mod record;
+pub mod recorder;
 pub mod referee;
 pub mod report;
 pub mod rules;

@@ -13,7 +13,6 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::config::ConfigError;
 use crate::core::{Color, Position, Rules};
 use crate::tb::TbRules;
 use crate::tb::Value;
@@ -39,18 +38,18 @@ impl TbMode {
             TbMode::Draw => "draw",
         }
     }
+}
+
+impl std::str::FromStr for TbMode {
+    type Err = ();
 
     /// `both`, `win-loss` or `draw`, in any case.
-    pub fn parse(text: &str) -> Result<TbMode, ConfigError> {
+    fn from_str(text: &str) -> Result<TbMode, ()> {
         match text.to_ascii_lowercase().as_str() {
             "both" => Ok(TbMode::Both),
             "win-loss" => Ok(TbMode::WinLoss),
             "draw" => Ok(TbMode::Draw),
-            _ => Err(ConfigError::BadValue {
-                key: "--tb-adjudicate".into(),
-                value: text.into(),
-                expected: "both, win-loss or draw",
-            }),
+            _ => Err(()),
         }
     }
 }
@@ -61,6 +60,14 @@ pub struct TbAdjudication {
     pub dir: PathBuf,
     pub mode: TbMode,
     tables: Arc<Tablebases>,
+}
+
+/// Why the databases in `dir` cannot adjudicate a match.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {problem}", .dir.display())]
+pub struct TbOpenError {
+    pub dir: PathBuf,
+    pub problem: String,
 }
 
 /// A game ended by the databases.
@@ -76,8 +83,11 @@ impl TbAdjudication {
     /// Opens the databases in `dir` for `rules`: an error if the rules
     /// have none, or if any file there is unusable (a match should not
     /// quietly lose part of its adjudication), or if there is none.
-    pub fn open(dir: &Path, mode: TbMode, rules: &Rules) -> Result<TbAdjudication, ConfigError> {
-        let problem = |what: String| ConfigError::Tablebase(format!("{}: {what}", dir.display()));
+    pub fn open(dir: &Path, mode: TbMode, rules: &Rules) -> Result<TbAdjudication, TbOpenError> {
+        let problem = |problem: String| TbOpenError {
+            dir: dir.to_path_buf(),
+            problem,
+        };
         let tb_rules = TbRules::from_rules(rules).map_err(|e| problem(e.to_string()))?;
         let tables = Tablebases::new(dir, tb_rules);
         let (usable, problems) = tables.open_all();

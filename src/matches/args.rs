@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use super::adjudicate::{TbAdjudication, TbMode};
 use super::config::{
-    Config, ConfigError, Limits, OpeningSource, parse_depth, parse_engine, parse_movetime,
-    parse_nodes, parse_sprt, parse_tc,
+    Config, ConfigError, EngineSpec, Limits, OpeningSource, parse_depth, parse_engine,
+    parse_movetime, parse_nodes, parse_sprt, parse_tc,
 };
 use super::rules::{build_rules, parse_rule};
-use crate::core::Variant;
+use crate::core::{Rules, Variant};
 
 /// The most games `--games` accepts.
 pub const MAX_GAMES: u64 = 10_000_000;
@@ -150,95 +150,32 @@ impl clap::Args for EngineArgs {
     }
 }
 
+/// The rules as `--variant` and `--rule` give them.
+struct RuleSettings {
+    variant: Variant,
+    /// The variant's rules with the overrides applied: what the referee
+    /// applies.
+    rules: Rules,
+    /// The overrides with their canonical names, in order.
+    overrides: Vec<(String, String)>,
+}
+
 impl MatchArgs {
     /// Checks everything that can be checked without starting an engine.
     pub fn into_config(self) -> Result<Config, ConfigError> {
-        let global = Limits {
-            tc: self
-                .tc
-                .as_deref()
-                .map(|t| parse_tc("--tc", t))
-                .transpose()?,
-            movetime: self
-                .movetime
-                .as_deref()
-                .map(|t| parse_movetime("--movetime", t))
-                .transpose()?,
-            depth: self
-                .depth
-                .as_deref()
-                .map(|t| parse_depth("--depth", t))
-                .transpose()?,
-            nodes: self
-                .nodes
-                .as_deref()
-                .map(|t| parse_nodes("--nodes", t))
-                .transpose()?,
-        };
-        let mut engines = Vec::new();
-        for words in &self.engines.groups {
-            let mut spec = parse_engine(words)?;
-            if spec.limits.is_empty() {
-                spec.limits = global;
-            }
-            if spec.limits.is_empty() {
-                let name = spec.name.clone();
-                return Err(ConfigError::NoLimit(
-                    name.unwrap_or_else(|| spec.cmd.display().to_string()),
-                ));
-            }
-            engines.push(spec);
-        }
-        if engines.len() < 2 {
-            return Err(ConfigError::TooFewEngines);
-        }
-        if self.games == 0 {
-            return Err(ConfigError::NoGames);
-        }
-        // The schedule is built up front; ten million games is past any
-        // real match and keeps it to a few hundred megabytes.
-        if self.games > MAX_GAMES {
-            return Err(ConfigError::BadValue {
-                key: "--games".into(),
-                value: self.games.to_string(),
-                expected: "at most 10,000,000",
-            });
-        }
-        let variant: Variant = self
-            .variant
-            .parse()
-            .map_err(|_| ConfigError::Variant(self.variant.clone()))?;
-        let parsed = self
-            .rules
-            .iter()
-            .map(|text| parse_rule(text))
-            .collect::<Result<Vec<_>, _>>()?;
-        let rules = build_rules(variant, &parsed)?;
-        let rule_overrides = parsed
-            .into_iter()
-            .map(|(option, value)| (option.name().to_string(), value))
-            .collect();
-        let tb_mode = TbMode::parse(&self.tb_adjudicate)?;
-        let tb = self
-            .tb
-            .as_deref()
-            .map(|dir| TbAdjudication::open(dir, tb_mode, &rules))
-            .transpose()?;
+        let engines = self.engine_specs(self.global_limits()?)?;
+        self.check_games()?;
+        let RuleSettings {
+            variant,
+            rules,
+            overrides: rule_overrides,
+        } = self.rule_settings()?;
+        let tb = self.tb_adjudication(&rules)?;
         let sprt = self.sprt.as_deref().map(parse_sprt).transpose()?;
         if sprt.is_some() && engines.len() != 2 {
             return Err(ConfigError::SprtEngines);
         }
-        let concurrency = match self.concurrency {
-            Some(0) => {
-                return Err(ConfigError::BadValue {
-                    key: "--concurrency".into(),
-                    value: "0".into(),
-                    expected: "at least 1",
-                });
-            }
-            Some(k) => k,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        };
+        let concurrency = self.worker_threads()?;
         let seed = self.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -270,6 +207,127 @@ impl MatchArgs {
         };
         super::dialect::check(&config)?;
         Ok(config)
+    }
+
+    /// The limits of `--tc`, `--movetime`, `--depth` and `--nodes`, for
+    /// the engines that set none of their own.
+    fn global_limits(&self) -> Result<Limits, ConfigError> {
+        Ok(Limits {
+            tc: self
+                .tc
+                .as_deref()
+                .map(|t| parse_tc("--tc", t))
+                .transpose()?,
+            movetime: self
+                .movetime
+                .as_deref()
+                .map(|t| parse_movetime("--movetime", t))
+                .transpose()?,
+            depth: self
+                .depth
+                .as_deref()
+                .map(|t| parse_depth("--depth", t))
+                .transpose()?,
+            nodes: self
+                .nodes
+                .as_deref()
+                .map(|t| parse_nodes("--nodes", t))
+                .transpose()?,
+        })
+    }
+
+    /// The `--engine`s, each with a search limit (its own, else
+    /// `global`), at least two of them.
+    fn engine_specs(&self, global: Limits) -> Result<Vec<EngineSpec>, ConfigError> {
+        let mut engines = Vec::new();
+        for words in &self.engines.groups {
+            let mut spec = parse_engine(words)?;
+            if spec.limits.is_empty() {
+                spec.limits = global;
+            }
+            if spec.limits.is_empty() {
+                let name = spec.name.clone();
+                return Err(ConfigError::NoLimit(
+                    name.unwrap_or_else(|| spec.cmd.display().to_string()),
+                ));
+            }
+            engines.push(spec);
+        }
+        if engines.len() < 2 {
+            return Err(ConfigError::TooFewEngines);
+        }
+        Ok(engines)
+    }
+
+    /// `--games`: at least 1, at most [`MAX_GAMES`].
+    fn check_games(&self) -> Result<(), ConfigError> {
+        if self.games == 0 {
+            return Err(ConfigError::NoGames);
+        }
+        // The schedule is built up front; ten million games is past any
+        // real match and keeps it to a few hundred megabytes.
+        if self.games > MAX_GAMES {
+            return Err(ConfigError::BadValue {
+                key: "--games".into(),
+                value: self.games.to_string(),
+                expected: "at most 10,000,000",
+            });
+        }
+        Ok(())
+    }
+
+    /// `--variant` and the `--rule`s.
+    fn rule_settings(&self) -> Result<RuleSettings, ConfigError> {
+        let variant: Variant = self
+            .variant
+            .parse()
+            .map_err(|_| ConfigError::Variant(self.variant.clone()))?;
+        let parsed = self
+            .rules
+            .iter()
+            .map(|text| parse_rule(text))
+            .collect::<Result<Vec<_>, _>>()?;
+        let rules = build_rules(variant, &parsed)?;
+        let rule_overrides = parsed
+            .into_iter()
+            .map(|(option, value)| (option.name().to_string(), value))
+            .collect();
+        Ok(RuleSettings {
+            variant,
+            rules,
+            overrides: rule_overrides,
+        })
+    }
+
+    /// `--tb` and `--tb-adjudicate`: the databases opened for `rules`.
+    fn tb_adjudication(&self, rules: &Rules) -> Result<Option<TbAdjudication>, ConfigError> {
+        let mode: TbMode = self
+            .tb_adjudicate
+            .parse()
+            .map_err(|()| ConfigError::BadValue {
+                key: "--tb-adjudicate".into(),
+                value: self.tb_adjudicate.clone(),
+                expected: "both, win-loss or draw",
+            })?;
+        let tb = self
+            .tb
+            .as_deref()
+            .map(|dir| TbAdjudication::open(dir, mode, rules))
+            .transpose()?;
+        Ok(tb)
+    }
+
+    /// `--concurrency`: at least 1, by default the number of cores.
+    fn worker_threads(&self) -> Result<usize, ConfigError> {
+        match self.concurrency {
+            Some(0) => Err(ConfigError::BadValue {
+                key: "--concurrency".into(),
+                value: "0".into(),
+                expected: "at least 1",
+            }),
+            Some(k) => Ok(k),
+            None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        }
     }
 }
 

@@ -5,6 +5,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::adjudicate::{TbAdjudication, TbOpenError};
+use super::rules::RuleError;
 use super::stats::Sprt;
 use crate::core::{Rules, Variant};
 
@@ -38,7 +40,7 @@ pub enum ConfigError {
     )]
     Variant(String),
     #[error("--rule: {0}")]
-    Rule(#[from] super::rules::RuleError),
+    Rule(#[from] RuleError),
     #[error("--sprt needs exactly two engines")]
     SprtEngines,
     #[error("--sprt: {0}")]
@@ -46,13 +48,21 @@ pub enum ConfigError {
     #[error("--games must be at least 1")]
     NoGames,
     #[error("--tb: {0}")]
-    Tablebase(String),
+    Tablebase(TbOpenError),
     #[error("engine `{engine}` speaks {proto}, which {problem}")]
     Dialect {
         engine: String,
         proto: &'static str,
         problem: String,
     },
+}
+
+// By hand, not `#[from]`: that would make the `TbOpenError` the source
+// too, and the error chain would print its message twice.
+impl From<TbOpenError> for ConfigError {
+    fn from(e: TbOpenError) -> ConfigError {
+        ConfigError::Tablebase(e)
+    }
 }
 
 /// The protocol an engine speaks.
@@ -348,7 +358,7 @@ pub struct Config {
     pub init_timeout: Duration,
     pub sprt: Option<Sprt>,
     /// `--tb`: the databases that adjudicate games.
-    pub tb: Option<super::adjudicate::TbAdjudication>,
+    pub tb: Option<TbAdjudication>,
     pub pgn: Option<PathBuf>,
     pub json: Option<PathBuf>,
     pub event: String,

@@ -4,9 +4,9 @@
 
 use std::fmt::Write as _;
 
-use super::config::Config;
+use super::config::{Config, EngineSpec};
 use super::stats::{Wdl, elo_estimate};
-use super::tally::Tally;
+use super::tally::{EngineTally, GameSummary, PairingTally, Tally};
 
 /// A JSON value.
 #[derive(Clone, Debug, PartialEq)]
@@ -165,69 +165,12 @@ pub fn document(
         .iter()
         .zip(names)
         .zip(&tally.engines)
-        .map(|((spec, name), t)| {
-            let mut fields = match wdl(&t.total()) {
-                Json::Obj(f) => f,
-                _ => Vec::new(),
-            };
-            let head = [
-                ("name".to_string(), Json::from(name.as_str())),
-                ("cmd".to_string(), spec.cmd.display().to_string().into()),
-                ("limits".to_string(), spec.limits.describe().into()),
-            ];
-            fields.splice(0..0, head);
-            fields.push(("white".into(), wdl(&t.as_white)));
-            fields.push(("black".into(), wdl(&t.as_black)));
-            fields.push(("proto".into(), spec.proto.name().into()));
-            fields.push((
-                "overruns".into(),
-                obj([
-                    ("moves", u64::from(t.overruns.moves).into()),
-                    ("games", t.overrun_games.into()),
-                    ("longest_seconds", t.overruns.longest.as_secs_f64().into()),
-                ]),
-            ));
-            fields.push(("time_forfeits".into(), t.time_forfeits.into()));
-            Json::Obj(fields)
-        })
+        .map(|((spec, name), t)| engine(spec, name, t))
         .collect();
     let pairings = tally
         .pairings
         .iter()
-        .map(|p| {
-            let estimate = elo_estimate(&p.penta);
-            let sprt = match config.sprt {
-                None => Json::Null,
-                Some(s) => obj([
-                    ("elo0", s.elo0.into()),
-                    ("elo1", s.elo1.into()),
-                    ("alpha", s.alpha.into()),
-                    ("beta", s.beta.into()),
-                    ("lower", s.lower().into()),
-                    ("upper", s.upper().into()),
-                    ("llr", p.llr.unwrap_or(0.0).into()),
-                    ("decision", p.decision.map(|d| d.name()).into()),
-                ]),
-            };
-            obj([
-                ("first", names[p.first].as_str().into()),
-                ("second", names[p.second].as_str().into()),
-                ("first_results", wdl(&p.first())),
-                ("first_as_white", wdl(&p.first_white)),
-                ("first_as_black", wdl(&p.first_black)),
-                ("first_on_time", wdl(&p.on_time)),
-                ("first_on_board", wdl(&p.on_board)),
-                ("pairs", p.penta.pairs().into()),
-                (
-                    "pentanomial",
-                    Json::Arr(p.penta.0.iter().map(|&c| c.into()).collect()),
-                ),
-                ("elo", estimate.map(|e| e.elo).into()),
-                ("elo_error", estimate.and_then(|e| e.error).into()),
-                ("los", estimate.map(|e| e.los).into()),
-                ("sprt", sprt),
-            ])
-        })
+        .map(|p| pairing(config, names, p))
         .collect();
     let terminations = Json::Obj(
         tally
@@ -236,55 +179,11 @@ pub fn document(
             .map(|(k, &v)| (k.to_string(), v.into()))
             .collect(),
     );
-    let mut games: Vec<&super::tally::GameSummary> = tally.games.iter().collect();
-    games.sort_by_key(|g| g.index);
-    let games = games
-        .into_iter()
-        .map(|g| {
-            obj([
-                ("round", (g.index + 1).into()),
-                ("pair", (g.pair + 1).into()),
-                ("white", names[g.white].as_str().into()),
-                ("black", names[g.black].as_str().into()),
-                ("result", g.result.into()),
-                ("termination", g.termination.into()),
-                ("detail", g.detail.as_str().into()),
-                (
-                    "engine_errors",
-                    Json::Arr(g.complaints.iter().map(|c| c.as_str().into()).collect()),
-                ),
-                (
-                    "overruns",
-                    obj([
-                        ("white", u64::from(g.overruns[0].moves).into()),
-                        ("black", u64::from(g.overruns[1].moves).into()),
-                    ]),
-                ),
-                ("plies", g.plies.into()),
-                ("opening", g.opening.as_str().into()),
-                ("seconds", g.duration.as_secs_f64().into()),
-            ])
-        })
-        .collect();
-    let rules = Json::Obj(
-        config
-            .rule_overrides
-            .iter()
-            .map(|(n, v)| (n.clone(), v.as_str().into()))
-            .collect(),
-    );
-    let tb = match &config.tb {
-        None => Json::Null,
-        Some(t) => obj([
-            ("dir", t.dir.display().to_string().into()),
-            ("adjudicate", t.mode.name().into()),
-        ]),
-    };
     obj([
         ("event", config.event.as_str().into()),
         ("variant", config.variant.name().into()),
-        ("rules", rules),
-        ("tb", tb),
+        ("rules", rules(config)),
+        ("tb", tb(config)),
         ("seed", config.seed.into()),
         ("concurrency", config.concurrency.into()),
         ("games_planned", planned.into()),
@@ -294,7 +193,128 @@ pub fn document(
         ("pairings", Json::Arr(pairings)),
         ("by_colour", wdl(&tally.white)),
         ("terminations", terminations),
-        ("games", Json::Arr(games)),
+        ("games", games(names, tally)),
+    ])
+}
+
+/// `rules`: the `--rule` overrides, by name.
+fn rules(config: &Config) -> Json {
+    Json::Obj(
+        config
+            .rule_overrides
+            .iter()
+            .map(|(n, v)| (n.clone(), v.as_str().into()))
+            .collect(),
+    )
+}
+
+/// `tb`: the databases that adjudicate, or `null`.
+fn tb(config: &Config) -> Json {
+    match &config.tb {
+        None => Json::Null,
+        Some(t) => obj([
+            ("dir", t.dir.display().to_string().into()),
+            ("adjudicate", t.mode.name().into()),
+        ]),
+    }
+}
+
+/// One of `engines`: its name, command and limits, its results in all
+/// and by colour, its protocol, overruns and time forfeits.
+fn engine(spec: &EngineSpec, name: &str, t: &EngineTally) -> Json {
+    let mut fields = match wdl(&t.total()) {
+        Json::Obj(f) => f,
+        _ => Vec::new(),
+    };
+    let head = [
+        ("name".to_string(), Json::from(name)),
+        ("cmd".to_string(), spec.cmd.display().to_string().into()),
+        ("limits".to_string(), spec.limits.describe().into()),
+    ];
+    fields.splice(0..0, head);
+    fields.push(("white".into(), wdl(&t.as_white)));
+    fields.push(("black".into(), wdl(&t.as_black)));
+    fields.push(("proto".into(), spec.proto.name().into()));
+    fields.push((
+        "overruns".into(),
+        obj([
+            ("moves", u64::from(t.overruns.moves).into()),
+            ("games", t.overrun_games.into()),
+            ("longest_seconds", t.overruns.longest.as_secs_f64().into()),
+        ]),
+    ));
+    fields.push(("time_forfeits".into(), t.time_forfeits.into()));
+    Json::Obj(fields)
+}
+
+/// One of `pairings`: the first engine's results against the second,
+/// the pentanomial counts, Elo, LOS and the SPRT.
+fn pairing(config: &Config, names: &[String], p: &PairingTally) -> Json {
+    let estimate = elo_estimate(&p.penta);
+    let sprt = match config.sprt {
+        None => Json::Null,
+        Some(s) => obj([
+            ("elo0", s.elo0.into()),
+            ("elo1", s.elo1.into()),
+            ("alpha", s.alpha.into()),
+            ("beta", s.beta.into()),
+            ("lower", s.lower().into()),
+            ("upper", s.upper().into()),
+            ("llr", p.llr.unwrap_or(0.0).into()),
+            ("decision", p.decision.map(|d| d.name()).into()),
+        ]),
+    };
+    obj([
+        ("first", names[p.first].as_str().into()),
+        ("second", names[p.second].as_str().into()),
+        ("first_results", wdl(&p.first())),
+        ("first_as_white", wdl(&p.first_white)),
+        ("first_as_black", wdl(&p.first_black)),
+        ("first_on_time", wdl(&p.on_time)),
+        ("first_on_board", wdl(&p.on_board)),
+        ("pairs", p.penta.pairs().into()),
+        (
+            "pentanomial",
+            Json::Arr(p.penta.0.iter().map(|&c| c.into()).collect()),
+        ),
+        ("elo", estimate.map(|e| e.elo).into()),
+        ("elo_error", estimate.and_then(|e| e.error).into()),
+        ("los", estimate.map(|e| e.los).into()),
+        ("sprt", sprt),
+    ])
+}
+
+/// `games`: every game played, in schedule order.
+fn games(names: &[String], tally: &Tally) -> Json {
+    let mut games: Vec<&GameSummary> = tally.games.iter().collect();
+    games.sort_by_key(|g| g.index);
+    Json::Arr(games.into_iter().map(|g| game(names, g)).collect())
+}
+
+/// One of `games`.
+fn game(names: &[String], g: &GameSummary) -> Json {
+    obj([
+        ("round", (g.index + 1).into()),
+        ("pair", (g.pair + 1).into()),
+        ("white", names[g.white].as_str().into()),
+        ("black", names[g.black].as_str().into()),
+        ("result", g.result.into()),
+        ("termination", g.termination.into()),
+        ("detail", g.detail.as_str().into()),
+        (
+            "engine_errors",
+            Json::Arr(g.complaints.iter().map(|c| c.as_str().into()).collect()),
+        ),
+        (
+            "overruns",
+            obj([
+                ("white", u64::from(g.overruns[0].moves).into()),
+                ("black", u64::from(g.overruns[1].moves).into()),
+            ]),
+        ),
+        ("plies", g.plies.into()),
+        ("opening", g.opening.as_str().into()),
+        ("seconds", g.duration.as_secs_f64().into()),
     ])
 }
 

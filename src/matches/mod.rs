@@ -2,13 +2,22 @@
 //! speak mulino's protocol, refereed by the rules core, with Elo, LOS and
 //! an SPRT; PGN and JSON output (described in match.md).
 //!
-//! The layers: [`args`] and [`config`] (the command line), [`openings`],
-//! [`process`] (engine processes and the registry that kills them),
-//! [`slot`] (one set of engines per worker thread), [`referee`] (one
-//! game), [`record`] and [`tally`] (results), [`stats`] (Elo and SPRT),
-//! [`adjudicate`] (games ended by the endgame databases), [`runner`]
-//! (threads and scheduling), and the outputs [`report`],
-//! [`pgn`] and [`json`].
+//! The modules form layers, bottom to top; each uses only modules of the
+//! layers below it (`use super::...`), never one beside or above it:
+//!
+//! 1. [`stats`] (Elo, LOS, SPRT), [`rules`] (`--rule` options) and
+//!    [`adjudicate`] (games ended by the endgame databases);
+//! 2. [`config`]: the validated settings;
+//! 3. [`openings`] and [`process`] (engine processes and the registry
+//!    that kills them);
+//! 4. [`record`]: what a finished game leaves behind;
+//! 5. [`dialect`] (the protocols engines speak), [`recorder`] (a game's
+//!    record while it is played), [`tally`] (results) and [`pgn`];
+//! 6. [`args`] (the command line into a config), [`slot`] (one set of
+//!    engines per worker thread), and the outputs [`report`] and
+//!    [`json`];
+//! 7. [`referee`]: one game;
+//! 8. [`runner`]: threads and scheduling; [`run`] here on top.
 
 pub mod adjudicate;
 pub mod args;
@@ -19,6 +28,7 @@ pub mod openings;
 pub mod pgn;
 pub mod process;
 pub mod record;
+pub mod recorder;
 pub mod referee;
 pub mod report;
 pub mod rules;

@@ -1,16 +1,19 @@
 //! Plays one game between two engine processes and referees it with the
 //! rules core: the clocks, the `position`/`go` exchange, and every way a
-//! game can end, an engine's faults included.
+//! game can end, an engine's faults included. The game loop only asks
+//! the engines, checks their answers and applies the rules; what the game
+//! leaves behind is kept by a [`GameRecorder`].
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
-use super::config::Config;
+use super::config::{Config, EngineSpec};
 use super::dialect::{Reply, go_line, position_line, read_reply};
-use super::process::{Failure, Registry};
-use super::record::{Fault, GameJob, GameRecord, MoveRecord, Overruns, Termination};
-use super::slot::Slot;
+use super::process::{EngineProcess, Failure, Registry};
+use super::record::{Fault, GameJob, GameRecord, Termination};
+use super::recorder::{GameRecorder, Search};
+use super::slot::{Slot, StartError};
 use crate::core::{Color, Game, Move};
 
 /// What a worker needs besides its slot.
@@ -32,291 +35,357 @@ enum Wait {
     Silent,
 }
 
+/// An engine's forfeit of the game: the fault, and what it did (a phrase
+/// that follows its name).
+struct Forfeit {
+    fault: Fault,
+    what: String,
+}
+
+impl Forfeit {
+    fn new(fault: Fault, what: String) -> Forfeit {
+        Forfeit { fault, what }
+    }
+
+    fn crashed(how: &str) -> Forfeit {
+        Forfeit::new(Fault::Crash, format!("crashed: {how}"))
+    }
+}
+
+/// The clocks by colour (`Color::index`), for the sides with a time
+/// control: the milliseconds left and the increment.
+struct Clocks {
+    left: [Option<u64>; 2],
+    inc: [Option<u64>; 2],
+}
+
+impl Clocks {
+    fn new(config: &Config, job: &GameJob) -> Clocks {
+        let tc = |side: Color| config.engines[job.engine(side)].limits.tc;
+        Clocks {
+            left: Color::ALL.map(|c| tc(c).map(|t| t.base_ms)),
+            inc: Color::ALL.map(|c| tc(c).map(|t| t.inc_ms)),
+        }
+    }
+}
+
+/// How long one answer to `go` may take.
+struct TurnLimits {
+    /// With a time control: the time on the clock and the margin (the
+    /// engine's `margin=`, else `--time-margin`).
+    clock: Option<Duration>,
+    /// With a movetime and the engine's `margin=`: the movetime and the
+    /// margin, past which a move is forfeited.
+    movetime: Option<Duration>,
+    /// Without a time control: how long until the engine is judged hung.
+    hang: Option<Duration>,
+}
+
+impl TurnLimits {
+    /// The limits for the engine `spec` with `left` milliseconds on its
+    /// clock.
+    fn new(config: &Config, spec: &EngineSpec, left: Option<u64>) -> TurnLimits {
+        let limits = &spec.limits;
+        let margin = spec.margin.map(Duration::from_millis);
+        let clock = left
+            .filter(|_| limits.tc.is_some())
+            .map(|ms| Duration::from_millis(ms) + margin.unwrap_or(config.time_margin));
+        let movetime = match (limits.tc, limits.movetime, margin) {
+            (None, Some(ms), Some(m)) => Some(Duration::from_millis(ms) + m),
+            _ => None,
+        };
+        let hang = match (limits.tc, limits.movetime) {
+            (Some(_), _) => None,
+            (None, Some(ms)) => Some(Duration::from_millis(ms) + config.grace),
+            (None, None) => Some(config.grace),
+        };
+        TurnLimits {
+            clock,
+            movetime,
+            hang,
+        }
+    }
+
+    /// The limit past which the engine loses on time, if any.
+    fn flag(&self) -> Option<Duration> {
+        self.clock.or(self.movetime)
+    }
+
+    /// How long to wait for the answer: the earliest limit rules.
+    fn wait(&self, grace: Duration) -> Duration {
+        self.flag().or(self.hang).unwrap_or(grace)
+    }
+}
+
+/// What an engine said while it searched: the last depth and score it
+/// gave, and its last `info string`, to explain a fault.
+#[derive(Default)]
+struct Heard {
+    search: Search,
+    said: Option<String>,
+}
+
+/// An engine's answer to `go`.
+struct Answer {
+    /// The line that ended the search.
+    line: String,
+    /// The move's text; `None` when the engine gave no move.
+    mv: Option<String>,
+    /// When the line arrived.
+    at: Instant,
+}
+
 impl Referee<'_> {
     /// Plays `job` to the end; `None` if the game was abandoned because
     /// the match stopped.
     pub fn play(&self, job: &GameJob, slot: &mut Slot) -> Option<GameRecord> {
-        let config = self.config;
-        let rules = &config.rules;
-        let started = SystemTime::now();
-        let clock_start = Instant::now();
-        let mut game: Game = job.opening.game(rules);
-        let moves: Vec<MoveRecord> = job
-            .opening
-            .moves
-            .iter()
-            .map(|&mv| MoveRecord {
-                mv,
-                book: true,
-                score: None,
-                depth: None,
-                time: Duration::ZERO,
-            })
-            .collect();
-        let mut played = Played {
-            moves,
-            complaints: Vec::new(),
-            overruns: [Overruns::default(); 2],
-        };
-        let finish = |played: Played, termination, detail| GameRecord {
-            job: job.clone(),
-            moves: played.moves,
-            complaints: played.complaints,
-            overruns: played.overruns,
-            termination,
-            detail,
-            started,
-            duration: clock_start.elapsed(),
-        };
-        let who = |side: Color| format!("{} ({side})", self.names[job.engine(side)]);
-
-        for side in Color::ALL {
-            if let Err(e) = slot.prepare(config, job.engine(side), self.registry) {
-                let termination = Termination::Fault {
-                    side,
-                    fault: e.fault,
-                };
-                return Some(finish(played, termination, format!("{}: {e}", who(side))));
-            }
-            if let Some(engine) = slot.engines[job.engine(side)].as_mut() {
-                played.note(side, engine.take_errors());
-            }
+        let mut recorder = GameRecorder::new(job);
+        let mut game: Game = job.opening.game(&self.config.rules);
+        if let Err((side, e)) = self.prepare(job, slot, &mut recorder) {
+            let termination = Termination::Fault {
+                side,
+                fault: e.fault,
+            };
+            return Some(recorder.finish(termination, format!("{}: {e}", self.who(job, side))));
         }
-
-        let tc = |side: Color| config.engines[job.engine(side)].limits.tc;
-        let mut clocks = Color::ALL.map(|c| tc(c).map(|t| t.base_ms));
-        let incs = Color::ALL.map(|c| tc(c).map(|t| t.inc_ms));
-        let fen = job.opening.fen.as_deref();
-        let max_turns = 2 * config.max_moves as usize;
-        // A step that closed a mill, played without its removal (Sanmill's
-        // atomic moves, or any engine that answers so): the turn so far,
-        // with the time and search data of its parts.
-        let mut partial: Option<MoveRecord> = None;
-
+        let mut clocks = Clocks::new(self.config, job);
         loop {
             if self.stop.load(Ordering::Relaxed) {
                 return None;
             }
-            if let Some(outcome) = game.outcome() {
-                let detail = outcome.describe();
-                return Some(finish(played, Termination::Rules(outcome), detail));
-            }
-            if config.max_moves > 0 && played.moves.len() >= max_turns {
-                let detail = format!("draw: {} moves played", config.max_moves);
-                return Some(finish(played, Termination::MaxMoves, detail));
-            }
-            // A whole turn is over here (no removal owed by a half-played
-            // step), so the position is one the databases may hold.
-            if let Some(v) = config
-                .tb
-                .as_ref()
-                .and_then(|t| t.verdict(rules, game.position()))
-            {
-                let termination = Termination::Adjudicated { winner: v.winner };
-                return Some(finish(played, termination, v.detail));
+            if let Some((termination, detail)) = self.ending(&game, &recorder) {
+                return Some(recorder.finish(termination, detail));
             }
             let side = game.position().side_to_move();
-            let index = job.engine(side);
-            let spec = &config.engines[index];
-            let limits = &spec.limits;
-            let fault = |slot: &mut Slot, played, fault, what: String| {
-                slot.discard(index);
-                let detail = format!("{} {what}", who(side));
-                Some(finish(played, Termination::Fault { side, fault }, detail))
-            };
-            let Some(engine) = slot.engines[index].as_mut() else {
-                return fault(slot, played, Fault::Crash, "has no process".into());
-            };
-            if let Err(Failure::Gone(how)) = engine.drain() {
-                return fault(slot, played, Fault::Crash, format!("crashed: {how}"));
+            let turn = self.turn(job, slot, &mut game, &mut clocks, &mut recorder);
+            if let Err(Forfeit { fault, what }) = turn {
+                slot.discard(job.engine(side));
+                let detail = format!("{} {what}", self.who(job, side));
+                return Some(recorder.finish(Termination::Fault { side, fault }, detail));
             }
-            let mut turns: Vec<Move> = played.moves.iter().map(|m| m.mv).collect();
-            turns.extend(partial.as_ref().map(|p| p.mv));
-            let setup = position_line(spec.proto, fen, &turns);
-            let go = go_line(spec.proto, limits, &clocks, &incs);
-            let sent = Instant::now();
-            // One write for both lines: half the wake-ups and system calls.
-            engine.send(&format!("{setup}\n{go}"));
+        }
+    }
 
-            // The clock's limit, the movetime forfeit limit (with the
-            // engine's `margin=`) and the hang limit; the earliest rules.
-            let margin = spec.margin.map(Duration::from_millis);
-            let clock_limit = clocks[side.index()]
-                .filter(|_| limits.tc.is_some())
-                .map(|ms| Duration::from_millis(ms) + margin.unwrap_or(config.time_margin));
-            let movetime_limit = match (limits.tc, limits.movetime, margin) {
-                (None, Some(ms), Some(m)) => Some(Duration::from_millis(ms) + m),
-                _ => None,
-            };
-            let flag_limit = clock_limit.or(movetime_limit);
-            let hang_limit = match (limits.tc, limits.movetime) {
-                (Some(_), _) => None,
-                (None, Some(ms)) => Some(Duration::from_millis(ms) + config.grace),
-                (None, None) => Some(config.grace),
-            };
-            let deadline = sent + flag_limit.or(hang_limit).unwrap_or(config.grace);
-            let (mut depth, mut score) = (None, None);
-            // The engine's last `info string`, to explain a fault.
-            let mut said: Option<String> = None;
-            let answer = loop {
-                match engine.recv(deadline) {
-                    Ok((line, at)) => match read_reply(spec.proto, &line, side) {
-                        Reply::Info {
-                            depth: d,
-                            score: s,
-                            said: string,
-                        } => {
-                            if string {
-                                said = Some(shorten(&line, 120));
-                            }
-                            depth = d.or(depth);
-                            score = s.or(score);
-                        }
-                        Reply::Best {
-                            depth: d,
-                            score: s,
-                            mv,
-                        } => {
-                            depth = d.or(depth);
-                            score = s.or(score);
-                            break Ok((line, mv, at));
-                        }
-                        Reply::Other => {}
-                    },
-                    Err(Failure::Gone(how)) => break Err(Wait::Gone(how)),
-                    Err(Failure::Timeout) if flag_limit.is_some() => break Err(Wait::Flag),
-                    Err(Failure::Timeout) => break Err(Wait::Silent),
-                }
-            };
-            played.note(side, engine.take_errors());
-            let (line, text, at) = match answer {
-                Ok(a) => a,
-                Err(Wait::Gone(how)) => {
-                    return fault(slot, played, Fault::Crash, format!("crashed: {how}"));
-                }
-                Err(Wait::Flag) => {
-                    let what = match clocks[side.index()] {
-                        Some(ms) if limits.tc.is_some() => {
-                            format!("lost on time: no move within {ms} ms on the clock")
-                        }
-                        _ => format!(
-                            "lost on time: no move within {} ms of `{go}` (overran movetime by more than its margin)",
-                            flag_limit.unwrap_or_default().as_millis(),
-                        ),
-                    };
-                    return fault(slot, played, Fault::TimeForfeit, what);
-                }
-                Err(Wait::Silent) => {
-                    let what = format!(
-                        "hung: no bestmove within {} ms of `{go}`",
-                        hang_limit.unwrap_or(config.grace).as_millis()
-                    );
-                    return fault(slot, played, Fault::Hang, explained(what, &said));
-                }
-            };
-            let elapsed = at.saturating_duration_since(sent);
-            if let (Some(left), Some(limit)) = (clocks[side.index()], clock_limit) {
-                if elapsed > limit {
-                    let what = format!(
-                        "lost on time: took {} ms with {left} ms on the clock",
-                        elapsed.as_millis()
-                    );
-                    return fault(slot, played, Fault::TimeForfeit, what);
-                }
-                let inc = incs[side.index()].unwrap_or(0);
-                clocks[side.index()] = Some(left.saturating_sub(elapsed.as_millis() as u64) + inc);
+    /// An engine's name and colour in a game's detail: `new (White)`.
+    fn who(&self, job: &GameJob, side: Color) -> String {
+        format!("{} ({side})", self.names[job.engine(side)])
+    }
+
+    /// Gets both engines ready for a new game; an `Err` names the side
+    /// whose engine could not be.
+    fn prepare(
+        &self,
+        job: &GameJob,
+        slot: &mut Slot,
+        recorder: &mut GameRecorder,
+    ) -> Result<(), (Color, StartError)> {
+        for side in Color::ALL {
+            slot.prepare(self.config, job.engine(side), self.registry)
+                .map_err(|e| (side, e))?;
+            if let Some(engine) = slot.engines[job.engine(side)].as_mut() {
+                recorder.note(side, engine.take_errors());
             }
-            // A move past its movetime and `--time-margin` is an overrun:
-            // counted, and a forfeit only past the engine's `margin=`.
-            let allowance = match (limits.tc, limits.movetime) {
-                (None, Some(ms)) => Some(Duration::from_millis(ms)),
-                _ => None,
-            };
-            if allowance.is_some_and(|a| elapsed > a + config.time_margin) {
-                if let Some(limit) = movetime_limit.filter(|&l| elapsed > l) {
-                    let what = format!(
-                        "lost on time: took {} ms of a {} ms movetime (margin {} ms)",
-                        elapsed.as_millis(),
-                        allowance.unwrap_or_default().as_millis(),
-                        limit
-                            .saturating_sub(allowance.unwrap_or_default())
-                            .as_millis()
-                    );
-                    return fault(slot, played, Fault::TimeForfeit, what);
-                }
-                played.overruns[side.index()].add(elapsed);
+        }
+        Ok(())
+    }
+
+    /// How the game ends before its next turn, if it does: by the rules,
+    /// by `--max-moves`, or by the databases' verdict.
+    fn ending(&self, game: &Game, recorder: &GameRecorder) -> Option<(Termination, String)> {
+        let config = self.config;
+        if let Some(outcome) = game.outcome() {
+            return Some((Termination::Rules(outcome), outcome.describe()));
+        }
+        if config.max_moves > 0 && recorder.turns() >= 2 * config.max_moves as usize {
+            let detail = format!("draw: {} moves played", config.max_moves);
+            return Some((Termination::MaxMoves, detail));
+        }
+        // A whole turn is over here (no removal owed by a half-played
+        // step), so the position is one the databases may hold.
+        let verdict = config
+            .tb
+            .as_ref()
+            .and_then(|t| t.verdict(&config.rules, game.position()))?;
+        let termination = Termination::Adjudicated {
+            winner: verdict.winner,
+        };
+        Some((termination, verdict.detail))
+    }
+
+    /// Plays one move of the side to move: asks its engine, charges its
+    /// clock, checks the move with the rules and records it. An `Err` is
+    /// the engine's forfeit.
+    fn turn(
+        &self,
+        job: &GameJob,
+        slot: &mut Slot,
+        game: &mut Game,
+        clocks: &mut Clocks,
+        recorder: &mut GameRecorder,
+    ) -> Result<(), Forfeit> {
+        let config = self.config;
+        let side = game.position().side_to_move();
+        let spec = &config.engines[job.engine(side)];
+        let Some(engine) = slot.engines[job.engine(side)].as_mut() else {
+            return Err(Forfeit::new(Fault::Crash, "has no process".into()));
+        };
+        if let Err(Failure::Gone(how)) = engine.drain() {
+            return Err(Forfeit::crashed(&how));
+        }
+        let fen = job.opening.fen.as_deref();
+        let setup = position_line(spec.proto, fen, &recorder.moves_so_far());
+        let go = go_line(spec.proto, &spec.limits, &clocks.left, &clocks.inc);
+        let sent = Instant::now();
+        // One write for both lines: half the wake-ups and system calls.
+        engine.send(&format!("{setup}\n{go}"));
+
+        let left = clocks.left[side.index()];
+        let limits = TurnLimits::new(config, spec, left);
+        let mut heard = Heard::default();
+        let deadline = sent + limits.wait(config.grace);
+        let answer = wait_for_answer(engine, spec, side, deadline, &limits, &mut heard);
+        recorder.note(side, engine.take_errors());
+        let answer = answer.map_err(|wait| match wait {
+            Wait::Gone(how) => Forfeit::crashed(&how),
+            Wait::Flag => Forfeit::new(Fault::TimeForfeit, flag_text(spec, &limits, left, &go)),
+            Wait::Silent => {
+                let what = format!(
+                    "hung: no bestmove within {} ms of `{go}`",
+                    limits.hang.unwrap_or(config.grace).as_millis()
+                );
+                Forfeit::new(Fault::Hang, explained(what, &heard.said))
             }
-            let mv: Move = match text {
-                None => {
-                    let what = format!(
-                        "gave no move (`{}`) in a game that is not over",
-                        shorten(&line, 80)
-                    );
-                    return fault(slot, played, Fault::MissingMove, explained(what, &said));
-                }
-                Some(t) => match t.parse() {
-                    Ok(m) => m,
-                    Err(e) => {
-                        let what = format!("sent a malformed move `{}`: {e}", shorten(&t, 40));
-                        let what = explained(what, &said);
-                        return fault(slot, played, Fault::MalformedMove, what);
+        })?;
+        let elapsed = answer.at.saturating_duration_since(sent);
+        self.charge(side, spec, &limits, elapsed, clocks, recorder)?;
+        let mv = read_move(&answer, &heard.said)?;
+        if let Err(e) = game.play(mv) {
+            let what = format!("played an illegal move `{mv}`: {e}");
+            return Err(Forfeit::new(
+                Fault::IllegalMove,
+                explained(what, &heard.said),
+            ));
+        }
+        // A step whose removal its side still owes is half a turn (the
+        // removals owed when placing ends open a turn of their own).
+        let after = game.position();
+        let owes_removal =
+            after.pending_removals() > 0 && after.side_to_move() == side && mv.to().is_some();
+        recorder.add_move(mv, heard.search, elapsed, owes_removal);
+        Ok(())
+    }
+
+    /// Charges `elapsed` to `side`: a loss on time past its clock, else
+    /// the clock less the time plus the increment; and a move past its
+    /// movetime and `--time-margin` is an overrun, counted, and a
+    /// forfeit only past the engine's `margin=`.
+    fn charge(
+        &self,
+        side: Color,
+        spec: &EngineSpec,
+        limits: &TurnLimits,
+        elapsed: Duration,
+        clocks: &mut Clocks,
+        recorder: &mut GameRecorder,
+    ) -> Result<(), Forfeit> {
+        let i = side.index();
+        if let (Some(left), Some(limit)) = (clocks.left[i], limits.clock) {
+            if elapsed > limit {
+                let what = format!(
+                    "lost on time: took {} ms with {left} ms on the clock",
+                    elapsed.as_millis()
+                );
+                return Err(Forfeit::new(Fault::TimeForfeit, what));
+            }
+            let inc = clocks.inc[i].unwrap_or(0);
+            clocks.left[i] = Some(left.saturating_sub(elapsed.as_millis() as u64) + inc);
+        }
+        let allowance = match (spec.limits.tc, spec.limits.movetime) {
+            (None, Some(ms)) => Some(Duration::from_millis(ms)),
+            _ => None,
+        };
+        if allowance.is_some_and(|a| elapsed > a + self.config.time_margin) {
+            if let Some(limit) = limits.movetime.filter(|&l| elapsed > l) {
+                let what = format!(
+                    "lost on time: took {} ms of a {} ms movetime (margin {} ms)",
+                    elapsed.as_millis(),
+                    allowance.unwrap_or_default().as_millis(),
+                    limit
+                        .saturating_sub(allowance.unwrap_or_default())
+                        .as_millis()
+                );
+                return Err(Forfeit::new(Fault::TimeForfeit, what));
+            }
+            recorder.overrun(side, elapsed);
+        }
+        Ok(())
+    }
+}
+
+/// Reads `engine`'s lines until its answer or `deadline`, keeping what it
+/// says of its search in `heard`.
+fn wait_for_answer(
+    engine: &mut EngineProcess,
+    spec: &EngineSpec,
+    side: Color,
+    deadline: Instant,
+    limits: &TurnLimits,
+    heard: &mut Heard,
+) -> Result<Answer, Wait> {
+    loop {
+        match engine.recv(deadline) {
+            Ok((line, at)) => match read_reply(spec.proto, &line, side) {
+                Reply::Info { depth, score, said } => {
+                    if said {
+                        heard.said = Some(shorten(&line, 120));
                     }
-                },
-            };
-            if let Err(e) = game.play(mv) {
-                let what = format!("played an illegal move `{mv}`: {e}");
-                return fault(slot, played, Fault::IllegalMove, explained(what, &said));
-            }
-            // Join a removal to the step it pays for.
-            let turn = match partial.take() {
-                Some(step) => MoveRecord {
-                    mv: mv.removals().fold(step.mv, Move::with_removal),
-                    book: false,
-                    score: score.or(step.score),
-                    depth: depth.or(step.depth),
-                    time: step.time + elapsed,
-                },
-                None => MoveRecord {
-                    mv,
-                    book: false,
-                    score,
-                    depth,
-                    time: elapsed,
-                },
-            };
-            // A step whose removal its side still owes is half a turn (the
-            // removals owed when placing ends open a turn of their own).
-            let after = game.position();
-            if after.pending_removals() > 0 && after.side_to_move() == side && mv.to().is_some() {
-                partial = Some(turn);
-            } else {
-                played.moves.push(turn);
-            }
+                    heard.search.depth = depth.or(heard.search.depth);
+                    heard.search.score = score.or(heard.search.score);
+                }
+                Reply::Best { depth, score, mv } => {
+                    heard.search.depth = depth.or(heard.search.depth);
+                    heard.search.score = score.or(heard.search.score);
+                    return Ok(Answer { line, mv, at });
+                }
+                Reply::Other => {}
+            },
+            Err(Failure::Gone(how)) => return Err(Wait::Gone(how)),
+            Err(Failure::Timeout) if limits.flag().is_some() => return Err(Wait::Flag),
+            Err(Failure::Timeout) => return Err(Wait::Silent),
         }
     }
 }
 
-/// The moves so far and the errors the engines reported on the way.
-struct Played {
-    moves: Vec<MoveRecord>,
-    complaints: Vec<String>,
-    /// Moves past their movetime, by colour.
-    overruns: [Overruns; 2],
-}
-
-impl Played {
-    /// Keeps an engine's error lines (at most [`MAX_COMPLAINTS`] a game).
-    fn note(&mut self, side: Color, lines: Vec<String>) {
-        for line in lines {
-            if self.complaints.len() < MAX_COMPLAINTS {
-                self.complaints.push(format!("{side}: {line}"));
-            }
+/// What an engine that let its flag fall did, `left` milliseconds on
+/// its clock when it was sent `go`.
+fn flag_text(spec: &EngineSpec, limits: &TurnLimits, left: Option<u64>, go: &str) -> String {
+    match left {
+        Some(ms) if spec.limits.tc.is_some() => {
+            format!("lost on time: no move within {ms} ms on the clock")
         }
+        _ => format!(
+            "lost on time: no move within {} ms of `{go}` (overran movetime by more than its margin)",
+            limits.flag().unwrap_or_default().as_millis(),
+        ),
     }
 }
 
-/// How many engine error lines a game record keeps.
-const MAX_COMPLAINTS: usize = 20;
+/// The move in an answer; an `Err` when there is none or it is malformed.
+fn read_move(answer: &Answer, said: &Option<String>) -> Result<Move, Forfeit> {
+    match &answer.mv {
+        None => {
+            let what = format!(
+                "gave no move (`{}`) in a game that is not over",
+                shorten(&answer.line, 80)
+            );
+            Err(Forfeit::new(Fault::MissingMove, explained(what, said)))
+        }
+        Some(t) => t.parse().map_err(|e| {
+            let what = format!("sent a malformed move `{}`: {e}", shorten(t, 40));
+            Forfeit::new(Fault::MalformedMove, explained(what, said))
+        }),
+    }
+}
 
 /// A fault's description with what the engine said since `go`, if
 /// anything (an engine that refuses a command explains it this way).

@@ -91,6 +91,37 @@ pub fn summary(
     elapsed_s: f64,
 ) -> String {
     let mut s = String::new();
+    headline(&mut s, config, tally, planned, elapsed_s);
+    engine_table(&mut s, config, names, tally);
+    for p in &tally.pairings {
+        pairing(&mut s, config, names, p);
+    }
+    let _ = writeln!(
+        s,
+        "\nBy colour: White {} wins, {} draws, Black {} wins",
+        tally.white.wins, tally.white.draws, tally.white.losses
+    );
+    overruns(&mut s, names, tally);
+    let terms: Vec<String> = tally
+        .terminations
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    let _ = writeln!(s, "Terminations: {}", terms.join(", "));
+    if let Some(tb) = &config.tb {
+        let _ = writeln!(
+            s,
+            "Adjudication: the databases in {} end games with their value ({})",
+            tb.dir.display(),
+            tb.mode.name()
+        );
+    }
+    s
+}
+
+/// `Match: ...`: games played of those planned, the time, the variant
+/// and the `--rule` overrides.
+fn headline(s: &mut String, config: &Config, tally: &Tally, planned: usize, elapsed_s: f64) {
     let _ = writeln!(
         s,
         "Match: {} games of {planned} played in {elapsed_s:.1} s, variant {}{}",
@@ -107,6 +138,10 @@ pub fn summary(
             format!(" ({})", r.join(", "))
         }
     );
+}
+
+/// The table of engines: results, score, by colour and limits.
+fn engine_table(s: &mut String, config: &Config, names: &[String], tally: &Tally) {
     let width = names
         .iter()
         .map(|n| n.chars().count())
@@ -138,50 +173,53 @@ pub fn summary(
             config.engines[i].limits.describe()
         );
     }
-    for p in &tally.pairings {
-        let (first, second) = (&names[p.first], &names[p.second]);
-        let _ = write!(
-            s,
-            "\n{first} vs {second}: {} (W-D-L {})",
-            score_text(&p.first()),
-            wdl_short(&p.first())
-        );
-        match elo_estimate(&p.penta) {
-            Some(e) => {
-                let _ = write!(s, ", {}, LOS {:.1}%", elo_text(p), 100.0 * e.los);
-            }
-            None => s.push_str(", Elo n/a (no complete pair)"),
-        }
-        let _ = write!(
-            s,
-            "\n  pairs {}, pentanomial [LL LD DD+WL WD WW] = {:?}",
-            p.penta.pairs(),
-            p.penta.0
-        );
-        if p.on_time.games() > 0 {
-            let _ = write!(
-                s,
-                "\n  won on time, not on the board: {} games (W-D-L {}); the rest: {} (W-D-L {})",
-                p.on_time.games(),
-                wdl_short(&p.on_time),
-                score_text(&p.on_board),
-                wdl_short(&p.on_board)
-            );
-        }
-        if let (Some(sprt), Some(t)) = (config.sprt, sprt_text(config, p)) {
-            let _ = write!(
-                s,
-                "\n  SPRT elo0={} elo1={} alpha={} beta={}: {t}",
-                sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
-            );
-        }
-        s.push('\n');
-    }
-    let _ = writeln!(
+}
+
+/// One pairing's paragraph: score, Elo and LOS, the pentanomial counts,
+/// the games won on time, and the SPRT.
+fn pairing(s: &mut String, config: &Config, names: &[String], p: &PairingTally) {
+    let (first, second) = (&names[p.first], &names[p.second]);
+    let _ = write!(
         s,
-        "\nBy colour: White {} wins, {} draws, Black {} wins",
-        tally.white.wins, tally.white.draws, tally.white.losses
+        "\n{first} vs {second}: {} (W-D-L {})",
+        score_text(&p.first()),
+        wdl_short(&p.first())
     );
+    match elo_estimate(&p.penta) {
+        Some(e) => {
+            let _ = write!(s, ", {}, LOS {:.1}%", elo_text(p), 100.0 * e.los);
+        }
+        None => s.push_str(", Elo n/a (no complete pair)"),
+    }
+    let _ = write!(
+        s,
+        "\n  pairs {}, pentanomial [LL LD DD+WL WD WW] = {:?}",
+        p.penta.pairs(),
+        p.penta.0
+    );
+    if p.on_time.games() > 0 {
+        let _ = write!(
+            s,
+            "\n  won on time, not on the board: {} games (W-D-L {}); the rest: {} (W-D-L {})",
+            p.on_time.games(),
+            wdl_short(&p.on_time),
+            score_text(&p.on_board),
+            wdl_short(&p.on_board)
+        );
+    }
+    if let (Some(sprt), Some(t)) = (config.sprt, sprt_text(config, p)) {
+        let _ = write!(
+            s,
+            "\n  SPRT elo0={} elo1={} alpha={} beta={}: {t}",
+            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+        );
+    }
+    s.push('\n');
+}
+
+/// `Overruns past movetime: ...`, for the engines with any overrun or
+/// time forfeit.
+fn overruns(s: &mut String, names: &[String], tally: &Tally) {
     let overruns: Vec<String> = names
         .iter()
         .zip(&tally.engines)
@@ -199,19 +237,4 @@ pub fn summary(
     if !overruns.is_empty() {
         let _ = writeln!(s, "Overruns past movetime: {}", overruns.join("; "));
     }
-    let terms: Vec<String> = tally
-        .terminations
-        .iter()
-        .map(|(k, v)| format!("{k} {v}"))
-        .collect();
-    let _ = writeln!(s, "Terminations: {}", terms.join(", "));
-    if let Some(tb) = &config.tb {
-        let _ = writeln!(
-            s,
-            "Adjudication: the databases in {} end games with their value ({})",
-            tb.dir.display(),
-            tb.mode.name()
-        );
-    }
-    s
 }

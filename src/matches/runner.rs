@@ -6,7 +6,8 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{BufWriter, IsTerminal, Write};
+use std::io::{BufWriter, IsTerminal, StdoutLock, Write};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::Instant;
@@ -92,6 +93,24 @@ struct PgnSink {
 }
 
 impl PgnSink {
+    /// The sink for `--pgn`: the file created (an error if it cannot
+    /// be), or one that writes nothing.
+    fn create(path: Option<&Path>) -> anyhow::Result<PgnSink> {
+        let file = match path {
+            None => None,
+            Some(path) => {
+                Some(BufWriter::new(File::create(path).with_context(|| {
+                    format!("cannot create PGN file {}", path.display())
+                })?))
+            }
+        };
+        Ok(PgnSink {
+            file,
+            waiting: BTreeMap::new(),
+            next: 0,
+        })
+    }
+
     /// Queues game `index` (`None`: abandoned) and writes what is due.
     fn push(&mut self, index: usize, text: Option<String>) -> std::io::Result<()> {
         let Some(file) = &mut self.file else {
@@ -125,16 +144,37 @@ impl PgnSink {
 pub fn run_match(config: &Config) -> anyhow::Result<MatchSummary> {
     let started = Instant::now();
     let registry = Arc::new(Registry::new());
-    let count = config.engines.len();
+    let (first_slot, names) = start_engines(config, &registry)?;
+    let jobs = plan_games(config)?;
+    let planned = jobs.len();
+    let pgn = PgnSink::create(config.pgn.as_deref())?;
+    let mut results = Results::new(config, &names, planned, pgn);
+    let started_workers = play_games(config, &names, &registry, &jobs, first_slot, &mut results);
+    if started_workers == 0 {
+        anyhow::bail!("cannot start any worker thread");
+    }
+    let tally = results.finish()?;
+    drop(registry);
+    Ok(MatchSummary {
+        names,
+        tally,
+        planned,
+        elapsed_s: started.elapsed().as_secs_f64(),
+    })
+}
 
-    // Each engine is started once up front, so a wrong path or an engine
-    // that does not speak the protocol stops the match before any game;
-    // these processes then serve the first worker.
+/// Starts each engine once, so that a wrong path or an engine that does
+/// not speak the protocol stops the match before any game, and warns of
+/// the options it does not list and the errors it reports. These
+/// processes then serve the first worker; the names are the engines'
+/// display names.
+fn start_engines(config: &Config, registry: &Arc<Registry>) -> anyhow::Result<(Slot, Vec<String>)> {
+    let count = config.engines.len();
     let mut first_slot = Slot::new(count);
     let mut id_names = Vec::new();
     for i in 0..count {
         let spec = &config.engines[i];
-        let mut process = start_engine(config, i, &registry)
+        let mut process = start_engine(config, i, registry)
             .with_context(|| format!("engine {} (`{}`)", i + 1, spec.cmd.display()))?;
         for line in option_lines(config, i) {
             let name = line
@@ -164,8 +204,12 @@ pub fn run_match(config: &Config) -> anyhow::Result<MatchSummary> {
         id_names.push(process.id_name.clone());
         first_slot.engines[i] = Some(process);
     }
-    let names = names(config, &id_names);
+    Ok((first_slot, names(config, &id_names)))
+}
 
+/// The openings, one per pair of games, and the games scheduled over
+/// them; an error for an opening an engine's protocol cannot be sent.
+fn plan_games(config: &Config) -> anyhow::Result<Vec<GameJob>> {
     let pairs = config.games.div_ceil(2) as usize;
     let openings = openings::for_pairs(&config.openings, &config.rules, config.seed, pairs)?;
     if let Some(spec) = config.engines.iter().find(|e| e.proto == Proto::Gbgp)
@@ -178,45 +222,39 @@ pub fn run_match(config: &Config) -> anyhow::Result<MatchSummary> {
                 .unwrap_or(&spec.cmd.display().to_string())
         );
     }
-    let jobs = schedule(config, &openings);
-    let planned = jobs.len();
+    Ok(schedule(config, &openings))
+}
 
-    let file = match &config.pgn {
-        None => None,
-        Some(path) => {
-            Some(BufWriter::new(File::create(path).with_context(|| {
-                format!("cannot create PGN file {}", path.display())
-            })?))
-        }
-    };
-    let mut pgn_sink = PgnSink {
-        file,
-        waiting: BTreeMap::new(),
-        next: 0,
-    };
-
+/// Plays `jobs` on `--concurrency` worker threads (the first with
+/// `first_slot`'s processes), handing each finished game to `results`
+/// on this thread; returns how many workers started.
+fn play_games(
+    config: &Config,
+    names: &[String],
+    registry: &Arc<Registry>,
+    jobs: &[GameJob],
+    first_slot: Slot,
+    results: &mut Results,
+) -> usize {
     let stop = AtomicBool::new(false);
     let next_job = AtomicUsize::new(0);
-    let workers = config.concurrency.clamp(1, planned.max(1));
+    let workers = config.concurrency.clamp(1, jobs.len().max(1));
     let referee = Referee {
         config,
-        names: &names,
-        registry: &registry,
+        names,
+        registry,
         stop: &stop,
     };
-    let mut tally = Tally::new(count);
-    let mut write_error: Option<std::io::Error> = None;
     let mut started_workers = 0;
-    let terminal = std::io::stdout().is_terminal();
-    let mut stdout = std::io::stdout().lock();
-
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<(usize, Option<GameRecord>)>();
         let mut first_slot = Some(first_slot);
         for w in 0..workers {
             let tx = tx.clone();
-            let mut slot = first_slot.take().unwrap_or_else(|| Slot::new(count));
-            let (referee, jobs, stop, next_job) = (&referee, &jobs, &stop, &next_job);
+            let mut slot = first_slot
+                .take()
+                .unwrap_or_else(|| Slot::new(config.engines.len()));
+            let (referee, stop, next_job) = (&referee, &stop, &next_job);
             let spawned = std::thread::Builder::new()
                 .name(format!("match-slot-{w}"))
                 .spawn_scoped(scope, move || {
@@ -235,56 +273,96 @@ pub fn run_match(config: &Config) -> anyhow::Result<MatchSummary> {
             }
         }
         drop(tx);
-
         for (index, record) in rx {
-            let Some(record) = record else {
-                if let Err(e) = pgn_sink.push(index, None) {
-                    write_error.get_or_insert(e);
-                }
-                continue;
-            };
-            if tally.add(&record, config.sprt.as_ref())
-                && tally.pairings.iter().any(|p| p.decision.is_some())
-            {
-                stop.store(true, Ordering::Relaxed);
-            }
-            let text = pgn_sink
-                .file
-                .is_some()
-                .then(|| pgn::format_game(&record, config, &names));
-            if let Err(e) = pgn_sink.push(index, text) {
-                write_error.get_or_insert(e);
-                stop.store(true, Ordering::Relaxed);
-            }
-            if !config.quiet {
-                let last = tally.games.last().expect("just added");
-                let line = report::progress_line(config, &names, &tally, planned, last);
-                // A closed stdout is no reason to stop the match.
-                let _ = if terminal {
-                    write!(stdout, "\r\x1b[2K{line}")
-                } else {
-                    writeln!(stdout, "{line}")
-                };
-                let _ = stdout.flush();
-            }
+            results.add(index, record, &stop);
         }
     });
-    if started_workers == 0 {
-        anyhow::bail!("cannot start any worker thread");
+    started_workers
+}
+
+/// What the main thread does with the finished games as they come in:
+/// counts them, writes them to the PGN file in game order and prints the
+/// progress line.
+struct Results<'a> {
+    config: &'a Config,
+    names: &'a [String],
+    planned: usize,
+    tally: Tally,
+    pgn: PgnSink,
+    /// The first failure to write the PGN file.
+    write_error: Option<std::io::Error>,
+    /// Progress is rewritten in place on a terminal.
+    terminal: bool,
+    stdout: StdoutLock<'static>,
+}
+
+impl<'a> Results<'a> {
+    fn new(config: &'a Config, names: &'a [String], planned: usize, pgn: PgnSink) -> Results<'a> {
+        Results {
+            config,
+            names,
+            planned,
+            tally: Tally::new(config.engines.len()),
+            pgn,
+            write_error: None,
+            terminal: std::io::stdout().is_terminal(),
+            stdout: std::io::stdout().lock(),
+        }
     }
-    if terminal && !config.quiet && tally.played() > 0 {
-        let _ = writeln!(stdout);
+
+    /// Takes game `index` (`None`: abandoned), and sets `stop` when the
+    /// match is over: the SPRT decided, or the PGN file cannot be written.
+    fn add(&mut self, index: usize, record: Option<GameRecord>, stop: &AtomicBool) {
+        let Some(record) = record else {
+            if let Err(e) = self.pgn.push(index, None) {
+                self.write_error.get_or_insert(e);
+            }
+            return;
+        };
+        let config = self.config;
+        if self.tally.add(&record, config.sprt.as_ref())
+            && self.tally.pairings.iter().any(|p| p.decision.is_some())
+        {
+            stop.store(true, Ordering::Relaxed);
+        }
+        let text = self
+            .pgn
+            .file
+            .is_some()
+            .then(|| pgn::format_game(&record, config, self.names));
+        if let Err(e) = self.pgn.push(index, text) {
+            self.write_error.get_or_insert(e);
+            stop.store(true, Ordering::Relaxed);
+        }
+        if !config.quiet {
+            self.progress();
+        }
     }
-    let finished = pgn_sink.finish();
-    if let Some(e) = write_error {
-        return Err(e).context("cannot write the PGN file");
+
+    /// Prints the progress line after the game just added.
+    fn progress(&mut self) {
+        let last = self.tally.games.last().expect("just added");
+        let line = report::progress_line(self.config, self.names, &self.tally, self.planned, last);
+        // A closed stdout is no reason to stop the match.
+        let _ = if self.terminal {
+            write!(self.stdout, "\r\x1b[2K{line}")
+        } else {
+            writeln!(self.stdout, "{line}")
+        };
+        let _ = self.stdout.flush();
     }
-    finished.context("cannot write the PGN file")?;
-    drop(registry);
-    Ok(MatchSummary {
-        names,
-        tally,
-        planned,
-        elapsed_s: started.elapsed().as_secs_f64(),
-    })
+
+    /// Ends the progress output and writes the PGN records still held
+    /// back; the tally, or the first error writing the PGN file.
+    fn finish(mut self) -> anyhow::Result<Tally> {
+        if self.terminal && !self.config.quiet && self.tally.played() > 0 {
+            let _ = writeln!(self.stdout);
+        }
+        let finished = self.pgn.finish();
+        if let Some(e) = self.write_error {
+            return Err(e).context("cannot write the PGN file");
+        }
+        finished.context("cannot write the PGN file")?;
+        Ok(self.tally)
+    }
 }

@@ -21,8 +21,8 @@ use rand::Rng;
 
 use crate::core::{Game, Move, MoveList, Position, Rules};
 use crate::tb::Value;
-use crate::tb::probe::ends_in_time as tb_ends_in_time;
 use crate::tb::probe::Tablebases;
+use crate::tb::probe::ends_in_time as tb_ends_in_time;
 use picker::BufferPool;
 pub use time::{Budget, Clock};
 pub use tt::{Bound, Tt};

@@ -484,13 +484,21 @@ mod tests {
     }
 
     #[test]
-    fn each_error_is_reported() {
+    fn field_count_and_trailing_token_errors_are_reported() {
         assert_eq!(err(""), FenError::FieldCount(0));
         assert_eq!(err("a b c"), FenError::FieldCount(3));
         assert_eq!(
             err(&format!("{START} extra")),
             FenError::UnknownToken("extra".into())
         );
+        assert_eq!(
+            err(&format!("{START} s:2")),
+            FenError::UnknownToken("s:2".into())
+        );
+    }
+
+    #[test]
+    fn board_errors_are_reported() {
         assert_eq!(
             err(&START.replace("********/********/********", "********/********")),
             FenError::BoardShape("********/********".into())
@@ -503,21 +511,12 @@ mod tests {
             err(&START.replacen('*', "Y", 1)),
             FenError::BoardChar('Y', Point::ALL[0])
         );
+        // A marked point where the rules never mark.
         assert_eq!(err(&START.replacen('*', "X", 1)), FenError::MarkedPoints);
-        assert_eq!(err(&format!("{START} s:1")), FenError::NotBlocked);
-        // A full board's removals: one each; the side not to move owing 9
-        // is refused.
-        let zhi_qi = Variant::ZhiQi.rules();
-        let full = "@O@O@O@O/O@O@O@O@/@O@O@O@O w m r 12 0 12 0 1 9 0 0 0 0 0 0 13";
-        assert_eq!(
-            Position::from_fen(full, &zhi_qi),
-            Err(FenError::TooManyRemovals { owed: 9, most: 1 })
-        );
-        assert!(Position::from_fen(&full.replace(" 1 9 ", " 1 1 "), &zhi_qi).is_ok());
-        assert_eq!(
-            err(&format!("{START} s:2")),
-            FenError::UnknownToken("s:2".into())
-        );
+    }
+
+    #[test]
+    fn field_syntax_errors_are_reported() {
         assert_eq!(
             err(&START.replace(" w ", " x ")),
             FenError::Side("x".into())
@@ -545,6 +544,21 @@ mod tests {
             }
         );
         assert_eq!(
+            err(&START.replace("0 0 0 0 0 0 0 0 1", "0 0 7 0 0 0 0 0 1")),
+            FenError::MillPoint {
+                field: 11,
+                text: "7".into()
+            }
+        );
+        assert_eq!(
+            err(&START.replace("0 0 0 0 0 0 0 0 1", "0 0 0 0 0 0 1 0 1")),
+            FenError::FormedBits
+        );
+    }
+
+    #[test]
+    fn piece_count_errors_are_reported() {
+        assert_eq!(
             err(&START.replace(" 0 9 0 9 ", " 1 8 0 9 ")),
             FenError::CountMismatch {
                 color: Color::White,
@@ -560,17 +574,10 @@ mod tests {
                 max: 9
             }
         );
-        assert_eq!(
-            err(&START.replace("0 0 0 0 0 0 0 0 1", "0 0 7 0 0 0 0 0 1")),
-            FenError::MillPoint {
-                field: 11,
-                text: "7".into()
-            }
-        );
-        assert_eq!(
-            err(&START.replace("0 0 0 0 0 0 0 0 1", "0 0 0 0 0 0 1 0 1")),
-            FenError::FormedBits
-        );
+    }
+
+    #[test]
+    fn removal_errors_are_reported() {
         assert_eq!(
             err(&START.replace(" 0 9 0 9 0 0 ", " 0 9 0 9 -1 0 ")),
             FenError::NegativeRemoval(Color::White)
@@ -591,6 +598,24 @@ mod tests {
             err(&START.replace(" w p p ", " w p r ")),
             FenError::NothingToRemove
         );
+        assert_eq!(err(&format!("{START} s:1")), FenError::NotBlocked);
+    }
+
+    #[test]
+    fn full_board_removals_are_limited_to_one_each() {
+        // A full board's removals: one each; the side not to move owing 9
+        // is refused.
+        let zhi_qi = Variant::ZhiQi.rules();
+        let full = "@O@O@O@O/O@O@O@O@/@O@O@O@O w m r 12 0 12 0 1 9 0 0 0 0 0 0 13";
+        assert_eq!(
+            Position::from_fen(full, &zhi_qi),
+            Err(FenError::TooManyRemovals { owed: 9, most: 1 })
+        );
+        assert!(Position::from_fen(&full.replace(" 1 9 ", " 1 1 "), &zhi_qi).is_ok());
+    }
+
+    #[test]
+    fn action_errors_are_reported() {
         assert_eq!(
             err(&START.replace(" w p p ", " w p s ")),
             FenError::ActionMismatch {

@@ -199,20 +199,21 @@ impl Setup {
     }
 }
 
-impl Position {
-    /// Validates a setup against the rules.
-    pub fn from_setup(s: &Setup, rules: &Rules) -> Result<Position, FenError> {
+impl Setup {
+    /// Each side's stated pieces against the board and the rules, and
+    /// whether it may owe removals (all of White's checks before Black's).
+    fn check_sides(&self, rules: &Rules) -> Result<(), FenError> {
         for c in Color::ALL {
             let i = c.index();
-            let actual = s.board[i].count() as u8;
-            if s.on_board[i] != actual {
+            let actual = self.board[i].count() as u8;
+            if self.on_board[i] != actual {
                 return Err(FenError::CountMismatch {
                     color: c,
-                    stated: s.on_board[i],
+                    stated: self.on_board[i],
                     actual,
                 });
             }
-            let total = actual as u32 + s.in_hand[i] as u32;
+            let total = actual as u32 + self.in_hand[i] as u32;
             if total > rules.pieces as u32 {
                 return Err(FenError::TooManyPieces {
                     color: c,
@@ -220,64 +221,96 @@ impl Position {
                     max: rules.pieces,
                 });
             }
-            if s.to_remove[i] < 0 && rules.placing_mill != PlacingMill::ByMillCounts {
+            if self.to_remove[i] < 0 && rules.placing_mill != PlacingMill::ByMillCounts {
                 return Err(FenError::NegativeRemoval(c));
             }
-            if s.to_remove[i] != 0 && c != s.side && !rules.has_placing_end_removals() {
+            if self.to_remove[i] != 0 && c != self.side && !rules.has_placing_end_removals() {
                 return Err(FenError::RemovalForIdleSide(c));
             }
         }
+        Ok(())
+    }
+
+    /// Marked points: only under the mark-and-delay rule, and only while
+    /// placing lasts.
+    fn check_marked(&self, rules: &Rules) -> Result<(), FenError> {
         // Marks stay until the removal of the last placement is made.
-        if s.marked.nonempty()
+        if self.marked.nonempty()
             && (rules.placing_mill != PlacingMill::MarkAndDelay
-                || (s.in_hand[0] == 0 && s.in_hand[1] == 0 && s.action != 'r'))
+                || (self.in_hand[0] == 0 && self.in_hand[1] == 0 && self.action != 'r'))
         {
             return Err(FenError::MarkedPoints);
         }
-        let own_removal = s.to_remove[s.side.index()] < 0;
-        let stated = s.to_remove[s.side.index()].unsigned_abs();
-        let next_owed = s.to_remove[s.side.opponent().index()];
-        let pending = match (s.action, stated) {
+        Ok(())
+    }
+
+    /// The removals the side to move owes (action `r` with no count owes
+    /// one), checked with what the other side owes next against the most
+    /// the rules allow.
+    fn pending_removals(&self, rules: &Rules) -> Result<u8, FenError> {
+        let stated = self.to_remove[self.side.index()].unsigned_abs();
+        let next_owed = self.to_remove[self.side.opponent().index()];
+        let pending = match (self.action, stated) {
             ('r', 0) => 1,
             ('r', n) => n,
             (_, 0) => 0,
             _ => return Err(FenError::RemovalActionMismatch),
         };
-        // One removal per turn unless the rules remove one per mill (at
-        // most three lines meet at a point).
-        let most = if rules.placing_mill == PlacingMill::ByMillCounts {
-            // Removals by mill counts: at most one more than the mills.
-            rules.geometry().lines.len() as u8 + 1
-        } else if rules.remove_multiple {
-            3
-        } else {
-            1
-        };
+        let most = most_removals(rules);
         // The side not to move owes at most as much (end-of-placing rules).
         for owed in [pending, next_owed.unsigned_abs()] {
             if owed > most {
                 return Err(FenError::TooManyRemovals { owed, most });
             }
         }
-        let hand = s.in_hand[s.side.index()];
-        match s.action {
-            'p' if hand == 0 => {
-                return Err(FenError::ActionMismatch {
-                    action: 'p',
-                    color: s.side,
-                    hand,
-                });
-            }
-            's' if hand > 0 => {
-                return Err(FenError::ActionMismatch {
-                    action: 's',
-                    color: s.side,
-                    hand,
-                });
-            }
-            '?' if s.phase != 'o' => return Err(FenError::UnfinishedNoAction),
-            _ => {}
+        Ok(pending)
+    }
+
+    /// The action against the side to move's hand (`p` needs pieces in
+    /// hand, `s` none) and the phase (`?` only when the game is over).
+    fn check_action(&self) -> Result<(), FenError> {
+        let hand = self.in_hand[self.side.index()];
+        match self.action {
+            'p' if hand == 0 => Err(FenError::ActionMismatch {
+                action: 'p',
+                color: self.side,
+                hand,
+            }),
+            's' if hand > 0 => Err(FenError::ActionMismatch {
+                action: 's',
+                color: self.side,
+                hand,
+            }),
+            '?' if self.phase != 'o' => Err(FenError::UnfinishedNoAction),
+            _ => Ok(()),
         }
+    }
+}
+
+/// The most removals a side may owe at once under these rules.
+fn most_removals(rules: &Rules) -> u8 {
+    // One removal per turn unless the rules remove one per mill (at
+    // most three lines meet at a point).
+    if rules.placing_mill == PlacingMill::ByMillCounts {
+        // Removals by mill counts: at most one more than the mills.
+        rules.geometry().lines.len() as u8 + 1
+    } else if rules.remove_multiple {
+        3
+    } else {
+        1
+    }
+}
+
+impl Position {
+    /// Validates a setup against the rules.
+    pub fn from_setup(s: &Setup, rules: &Rules) -> Result<Position, FenError> {
+        s.check_sides(rules)?;
+        s.check_marked(rules)?;
+        let pending = s.pending_removals(rules)?;
+        s.check_action()?;
+        let own_removal = s.to_remove[s.side.index()] < 0;
+        let next_owed = s.to_remove[s.side.opponent().index()];
+        let hand = s.in_hand[s.side.index()];
         let placing_turn = match (pending, s.phase) {
             (0, _) | (_, 'o') => hand > 0,
             (_, phase) => phase != 'm',
@@ -296,26 +329,26 @@ impl Position {
             next_owed,
             key: 0,
         };
-        // A blocked side's removal is written as one removal owed, marked
-        // `s:1`; here it follows from the position itself.
         if s.blocked_removal {
-            let mut unowed = pos;
-            unowed.pending = 0;
-            if !rules.blocked_removes
-                || pending != 1
-                || next_owed != 0
-                || own_removal
-                || unowed.blocked_targets(rules).is_empty()
-            {
-                return Err(FenError::NotBlocked);
-            }
-            pos = unowed;
+            pos = pos.without_blocked_removal(rules)?;
         }
         if pos.pending > 0 && pos.removal_targets(rules).is_empty() {
             return Err(FenError::NothingToRemove);
         }
         pos.key = pos.compute_key();
         Ok(pos)
+    }
+
+    /// A blocked side's removal is written as one removal owed, marked
+    /// `s:1`; the position owes none, the removal follows from the side
+    /// to move being stuck (which this checks).
+    fn without_blocked_removal(mut self, rules: &Rules) -> Result<Position, FenError> {
+        let owes_one = self.pending == 1 && self.next_owed == 0 && !self.own_removal;
+        self.pending = 0;
+        if !rules.blocked_removes || !owes_one || self.blocked_targets(rules).is_empty() {
+            return Err(FenError::NotBlocked);
+        }
+        Ok(self)
     }
 
     /// Parses and validates a FEN.
@@ -451,13 +484,21 @@ mod tests {
     }
 
     #[test]
-    fn each_error_is_reported() {
+    fn field_count_and_trailing_token_errors_are_reported() {
         assert_eq!(err(""), FenError::FieldCount(0));
         assert_eq!(err("a b c"), FenError::FieldCount(3));
         assert_eq!(
             err(&format!("{START} extra")),
             FenError::UnknownToken("extra".into())
         );
+        assert_eq!(
+            err(&format!("{START} s:2")),
+            FenError::UnknownToken("s:2".into())
+        );
+    }
+
+    #[test]
+    fn board_errors_are_reported() {
         assert_eq!(
             err(&START.replace("********/********/********", "********/********")),
             FenError::BoardShape("********/********".into())
@@ -470,21 +511,12 @@ mod tests {
             err(&START.replacen('*', "Y", 1)),
             FenError::BoardChar('Y', Point::ALL[0])
         );
+        // A marked point where the rules never mark.
         assert_eq!(err(&START.replacen('*', "X", 1)), FenError::MarkedPoints);
-        assert_eq!(err(&format!("{START} s:1")), FenError::NotBlocked);
-        // A full board's removals: one each; the side not to move owing 9
-        // is refused.
-        let zhi_qi = Variant::ZhiQi.rules();
-        let full = "@O@O@O@O/O@O@O@O@/@O@O@O@O w m r 12 0 12 0 1 9 0 0 0 0 0 0 13";
-        assert_eq!(
-            Position::from_fen(full, &zhi_qi),
-            Err(FenError::TooManyRemovals { owed: 9, most: 1 })
-        );
-        assert!(Position::from_fen(&full.replace(" 1 9 ", " 1 1 "), &zhi_qi).is_ok());
-        assert_eq!(
-            err(&format!("{START} s:2")),
-            FenError::UnknownToken("s:2".into())
-        );
+    }
+
+    #[test]
+    fn field_syntax_errors_are_reported() {
         assert_eq!(
             err(&START.replace(" w ", " x ")),
             FenError::Side("x".into())
@@ -512,6 +544,21 @@ mod tests {
             }
         );
         assert_eq!(
+            err(&START.replace("0 0 0 0 0 0 0 0 1", "0 0 7 0 0 0 0 0 1")),
+            FenError::MillPoint {
+                field: 11,
+                text: "7".into()
+            }
+        );
+        assert_eq!(
+            err(&START.replace("0 0 0 0 0 0 0 0 1", "0 0 0 0 0 0 1 0 1")),
+            FenError::FormedBits
+        );
+    }
+
+    #[test]
+    fn piece_count_errors_are_reported() {
+        assert_eq!(
             err(&START.replace(" 0 9 0 9 ", " 1 8 0 9 ")),
             FenError::CountMismatch {
                 color: Color::White,
@@ -527,17 +574,10 @@ mod tests {
                 max: 9
             }
         );
-        assert_eq!(
-            err(&START.replace("0 0 0 0 0 0 0 0 1", "0 0 7 0 0 0 0 0 1")),
-            FenError::MillPoint {
-                field: 11,
-                text: "7".into()
-            }
-        );
-        assert_eq!(
-            err(&START.replace("0 0 0 0 0 0 0 0 1", "0 0 0 0 0 0 1 0 1")),
-            FenError::FormedBits
-        );
+    }
+
+    #[test]
+    fn removal_errors_are_reported() {
         assert_eq!(
             err(&START.replace(" 0 9 0 9 0 0 ", " 0 9 0 9 -1 0 ")),
             FenError::NegativeRemoval(Color::White)
@@ -558,6 +598,24 @@ mod tests {
             err(&START.replace(" w p p ", " w p r ")),
             FenError::NothingToRemove
         );
+        assert_eq!(err(&format!("{START} s:1")), FenError::NotBlocked);
+    }
+
+    #[test]
+    fn full_board_removals_are_limited_to_one_each() {
+        // A full board's removals: one each; the side not to move owing 9
+        // is refused.
+        let zhi_qi = Variant::ZhiQi.rules();
+        let full = "@O@O@O@O/O@O@O@O@/@O@O@O@O w m r 12 0 12 0 1 9 0 0 0 0 0 0 13";
+        assert_eq!(
+            Position::from_fen(full, &zhi_qi),
+            Err(FenError::TooManyRemovals { owed: 9, most: 1 })
+        );
+        assert!(Position::from_fen(&full.replace(" 1 9 ", " 1 1 "), &zhi_qi).is_ok());
+    }
+
+    #[test]
+    fn action_errors_are_reported() {
         assert_eq!(
             err(&START.replace(" w p p ", " w p s ")),
             FenError::ActionMismatch {

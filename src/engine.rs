@@ -13,8 +13,8 @@ use crate::core::options::{self, OptionKind, OptionValue, RuleOption};
 use crate::core::perft::{Divide, PerftTable, divide};
 use crate::core::{Game, Move, MoveList, Outcome, Position, Rules, StartRepetition, Variant};
 use crate::search::{self, Clock, Limits, Reporter, SearchResult, SearchShared, Tt};
-use crate::tb::probe::Tablebases;
-use crate::tb::{TbRules, Value};
+use crate::tb::probe::{Notify, Tablebases};
+use crate::tb::root::{RootProbe, probe_root};
 
 /// The limits and modes of one `go`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -197,12 +197,19 @@ pub enum SearchEnd {
     },
 }
 
-/// The answer to `tbprobe`.
-#[derive(Clone, Debug)]
-pub struct TbProbe {
-    pub value: Option<Value>,
-    pub moves: Vec<(Move, Option<Value>)>,
+/// What the engine tells on its own, outside any command's answer (from
+/// the background check of the databases).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// A database file is not used, or a probe needed one that is missing.
+    TablebaseProblem(String),
+    /// Every database file has been checked: how many are in use, and how
+    /// many are not.
+    TablebasesChecked { usable: usize, refused: usize },
 }
+
+/// Where the engine's notices go.
+pub type Notifier = Arc<dyn Fn(Notice) + Send + Sync>;
 
 /// What `perft` delivers when it ends.
 pub enum PerftEnd {
@@ -248,6 +255,10 @@ pub struct Engine {
     searching: Arc<AtomicBool>,
     /// The databases of `TablebasePath`, when they fit the rules.
     tablebases: Option<Arc<Tablebases>>,
+    /// Databases handed in by [`Engine::share_tablebases`], used instead
+    /// of opening `TablebasePath`'s own.
+    shared_tablebases: Option<Arc<Tablebases>>,
+    notifier: Option<Notifier>,
 }
 
 impl Default for Engine {
@@ -273,7 +284,24 @@ impl Engine {
             search: Mutex::new(None),
             searching: Arc::new(AtomicBool::new(false)),
             tablebases: None,
+            shared_tablebases: None,
+            notifier: None,
         }
+    }
+
+    /// Sends the engine's notices (the databases' background check) to
+    /// `notifier`, from whatever thread finds them.
+    pub fn set_notifier(&mut self, notifier: Notifier) {
+        self.notifier = Some(notifier);
+    }
+
+    /// Plays from databases opened (and checked) by someone else, shared
+    /// by many engines, instead of opening `TablebasePath` itself; they
+    /// are used while they fit the rules.
+    pub fn share_tablebases(&mut self, tables: Arc<Tablebases>) {
+        self.shared_tablebases = Some(tables);
+        let rules = self.rules;
+        let _ = self.open_tablebases(&rules);
     }
 
     pub fn rules(&self) -> &Rules {
@@ -372,65 +400,69 @@ impl Engine {
         Ok(())
     }
 
-    /// Points the engine at `TablebasePath` under `rules`; the problems
-    /// found (no directory, files for other rules, damaged files).
+    /// Points the engine at `TablebasePath` (or the shared databases)
+    /// under `rules`; the problems found at once (no directory, no files,
+    /// files for other rules or versions). Every file's checksum is then
+    /// checked in the background, and a file is used only once it has
+    /// passed; the outcome comes as [`Notice`]s.
     fn open_tablebases(&mut self, rules: &Rules) -> Vec<String> {
         self.tablebases = None;
+        if let Some(shared) = &self.shared_tablebases {
+            let fits = shared.fits(rules) && shared.limits() == crate::tb::NMoveLimits::of(rules);
+            if fits {
+                self.tablebases = Some(Arc::clone(shared));
+            }
+            return Vec::new();
+        }
         let path = self.settings.tablebase_path.trim();
         if path.is_empty() {
             return Vec::new();
         }
-        let tb_rules = match TbRules::from_rules(rules) {
-            Ok(r) => r,
+        let notify: Option<Notify> = self.notifier.clone().map(|n| {
+            let notify: Notify =
+                Arc::new(move |what: &str| n(Notice::TablebaseProblem(what.into())));
+            notify
+        });
+        let tables = match Tablebases::for_play(std::path::Path::new(path), rules, notify) {
+            Ok(t) => Arc::new(t),
             Err(e) => return vec![e.to_string()],
         };
-        let tb = Tablebases::new(std::path::Path::new(path), tb_rules);
-        let (usable, problems) = tb.open_all();
-        if usable > 0 {
-            self.tablebases = Some(Arc::new(tb));
+        // Headers now (a file for other rules is named at once); the
+        // checksums in the background.
+        let (usable, problems) = tables.open_all();
+        if usable == 0 {
+            return problems;
         }
+        let notifier = self.notifier.clone();
+        tables.start_checks(move |usable, refused| {
+            if let Some(n) = notifier {
+                n(Notice::TablebasesChecked {
+                    usable,
+                    refused: refused.len(),
+                });
+            }
+        });
+        self.tablebases = Some(tables);
         problems
     }
 
-    /// The database value of the current position and, best first, of
-    /// each legal move (for the side to move: a move into a loss at d for
-    /// the opponent wins at d + 1). `None` where the databases have no
-    /// value (not the moving phase, or no file).
-    pub fn tb_probe(&self) -> Result<TbProbe, EngineError> {
+    /// The databases' probe of the current position: its value and, best
+    /// first, each legal move's for the side to move (`None` where they do
+    /// not hold the position: not the moving phase, or no usable file).
+    pub fn tb_probe(&self) -> Result<RootProbe, EngineError> {
         let tb = self.tablebases.as_deref().ok_or_else(|| {
             EngineError::Tablebases("no databases in use (setoption name TablebasePath)".into())
         })?;
-        let pos = self.game.position();
-        let mut moves: Vec<(Move, Option<Value>)> = self
-            .legal_moves()
-            .into_iter()
-            .map(|m| {
-                let child = pos.play_unchecked(&self.rules, m);
-                let them = child.side_to_move();
-                let v = if child.material(them) < Rules::MIN_PIECES as u32 {
-                    Some(Value::Win(1))
-                } else {
-                    tb.probe(&child).map(|v| match v {
-                        Value::Win(d) => Value::Loss(d.saturating_add(1)),
-                        Value::Loss(d) => Value::Win(d.saturating_add(1)),
-                        Value::Draw => Value::Draw,
-                    })
-                };
-                (m, v)
-            })
-            .collect();
-        // Best first: short wins, draws, long losses, then the unknown.
-        let rank = |v: &Option<Value>| match *v {
-            Some(Value::Win(d)) => d as i32 - 1000,
-            Some(Value::Draw) => 0,
-            Some(Value::Loss(d)) => 1000 - d as i32,
-            None => 2000,
-        };
-        moves.sort_by_key(|(_, v)| rank(v));
-        Ok(TbProbe {
-            value: tb.probe(pos),
-            moves,
-        })
+        tb.drop_changed_files();
+        Ok(probe_root(tb, &self.rules, self.game.position()))
+    }
+
+    /// Waits until the background check of the databases in use is over
+    /// (at once when there are none).
+    pub fn wait_for_tablebases(&self) {
+        if let Some(tb) = &self.tablebases {
+            tb.wait_for_checks();
+        }
     }
 
     /// The databases in use, if any.

@@ -30,6 +30,18 @@ pub enum TbCommand {
     Verify(CommonArgs),
     /// Wins, losses, draws per symmetry class and longest distances.
     Stats(StatsArgs),
+    /// Check the values under N-move rules against a rule-aware minimax
+    /// of its own, for every position and counter.
+    Nmove(NmoveArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct NmoveArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// The limits to check, each as both NMoveRule and EndgameNMoveRule.
+    #[arg(long, value_delimiter = ',', default_value = "100")]
+    pub limits: Vec<u16>,
 }
 
 #[derive(Args, Debug)]
@@ -81,6 +93,7 @@ pub fn run(args: TbArgs) -> Result<()> {
         TbCommand::Build(a) => run_build(a),
         TbCommand::Verify(a) => run_verify(a),
         TbCommand::Stats(a) => run_stats(a),
+        TbCommand::Nmove(a) => run_nmove(a),
     }
 }
 
@@ -261,20 +274,26 @@ fn run_verify(a: CommonArgs) -> Result<()> {
     }
     let mut bad = 0u64;
     for (x, y) in list {
-        let pb = bar();
-        pb.set_prefix(format!("{x}-{y}"));
-        let started = Instant::now();
-        let f = verify::verify_table(&tbs, x, y, a.threads, &on_event(&pb))?;
-        pb.finish_and_clear();
-        let secs = started.elapsed().as_secs_f64();
-        if f.mismatches == 0 {
-            println!("{x}-{y}\tok\t{secs:.2} s");
-        } else {
-            println!("{x}-{y}\t{} mismatches\t{secs:.2} s", f.mismatches);
-            for line in &f.first {
-                println!("  {line}");
+        for kind in [Kind::ToEnd, Kind::ToRemoval] {
+            let name = crate::tb::format::file_name_of(kind, x, y);
+            if kind == Kind::ToRemoval && !a.dir.join(&name).exists() {
+                continue;
             }
-            bad += f.mismatches;
+            let pb = bar();
+            pb.set_prefix(format!("{x}-{y}"));
+            let started = Instant::now();
+            let f = verify::verify_kind(&tbs, kind, x, y, a.threads, &on_event(&pb))?;
+            pb.finish_and_clear();
+            let secs = started.elapsed().as_secs_f64();
+            if f.mismatches == 0 {
+                println!("{name}\tok\t{secs:.2} s");
+            } else {
+                println!("{name}\t{} mismatches\t{secs:.2} s", f.mismatches);
+                for line in &f.first {
+                    println!("  {line}");
+                }
+                bad += f.mismatches;
+            }
         }
     }
     if bad > 0 {
@@ -331,4 +350,58 @@ fn read_tsv(path: &Path) -> Result<Vec<(String, String)>> {
             Some((key, l.trim_end().to_string()))
         })
         .collect())
+}
+
+fn run_nmove(a: NmoveArgs) -> Result<()> {
+    let v: Variant = a
+        .common
+        .variant
+        .parse()
+        .map_err(|()| anyhow::anyhow!("unknown variant `{}`", a.common.variant))?;
+    let targets = selected(&a.common)?;
+    if targets.is_empty() {
+        bail!("no databases in {}", a.common.dir.display());
+    }
+    println!(
+        "limit\tsubspace\tclasses\tcompared\tlongest\twins_drawn\tlosses_drawn\twin_counters_drawn\tmismatches\tunknown\tseconds"
+    );
+    let mut bad = 0;
+    for &n in &a.limits {
+        let rules = crate::core::Rules {
+            n_move_rule: n,
+            endgame_n_move_rule: n,
+            ..v.rules()
+        };
+        let tables = Tablebases::for_play(&a.common.dir, &rules, None)?;
+        let (_, problems) = tables.check_all();
+        if !problems.is_empty() {
+            bail!("{}", problems.join("; "));
+        }
+        let mut started = Instant::now();
+        crate::tb::nmove_check::check(&tables, &rules, &targets, a.common.threads, |r| {
+            println!(
+                "{n}\t{}-{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.1}",
+                r.own,
+                r.opp,
+                r.classes,
+                r.compared,
+                r.longest,
+                r.wins_drawn,
+                r.losses_drawn,
+                r.win_counters_drawn,
+                r.mismatches,
+                r.unknown,
+                started.elapsed().as_secs_f64()
+            );
+            for f in &r.first {
+                println!("  {f}");
+            }
+            bad += r.mismatches + r.unknown;
+            started = Instant::now();
+        });
+    }
+    if bad > 0 {
+        bail!("{bad} mismatches");
+    }
+    Ok(())
 }

@@ -1,45 +1,106 @@
 //! Playing from the databases: the engine probes them in its search and
-//! at the root (tbhits, scores beyond any evaluation, the value kept), and
-//! the N-move rule decides which database wins and losses stand.
+//! at the root (tbhits, scores beyond any evaluation, the value kept), the
+//! N-move rules decide which database wins and losses stand (the `.dtz`
+//! distances to the next removal), and a missing or damaged file never
+//! costs a won position or the engine's life.
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use common::{Engine, bestmove_of, last_score};
-use mulino::core::{Move, MoveList, Position, Rules, Setup};
+use mulino::core::{Game, Move, MoveList, Outcome, Position, Rules};
 use mulino::search::{MATE, MATE_BOUND, TB_DRAW_BAND, TB_WIN, tb_score, value_keeping_moves};
 use mulino::tb::build::{self, Options};
+use mulino::tb::format::{self, Kind};
 use mulino::tb::probe::Tablebases;
-use mulino::tb::{TbRules, Value};
+use mulino::tb::root::probe_root;
+use mulino::tb::{TbRules, Value, Wdl};
 
-/// 3-3 built into a fresh temporary directory.
-fn three_three(name: &str) -> PathBuf {
+/// Both kinds of file of every subspace up to 5-5, built once for this
+/// test binary (the tests that damage files work on copies).
+fn up_to_five() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("mulino-tbplay-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let opts = Options {
+            dir: dir.clone(),
+            threads: 2,
+            memory: 1 << 30,
+        };
+        let rules = TbRules::from_rules(&Rules::default()).unwrap();
+        for (a, b) in build::plan(&[(5, 5)]) {
+            for kind in [Kind::ToEnd, Kind::ToRemoval] {
+                build::build_pair_of(kind, rules, a, b, &opts, &|_| {}).unwrap();
+            }
+        }
+        dir
+    })
+}
+
+/// A copy of the files of `subspaces` (both kinds) in a fresh directory.
+fn copy_of(name: &str, subspaces: &[(u8, u8)]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("mulino-tbplay-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let opts = Options {
-        dir: dir.clone(),
-        threads: 1,
-        memory: 1 << 30,
-    };
-    let rules = TbRules::from_rules(&Rules::default()).unwrap();
-    build::build_pair(rules, 3, 3, &opts, &|_| {}).unwrap();
+    std::fs::create_dir_all(&dir).unwrap();
+    for &(a, b) in subspaces {
+        for kind in [Kind::ToEnd, Kind::ToRemoval] {
+            let file = format::file_name_of(kind, a, b);
+            std::fs::copy(up_to_five().join(&file), dir.join(&file)).unwrap();
+        }
+    }
     dir
+}
+
+/// Every subspace up to 5-5.
+fn all_to_five() -> Vec<(u8, u8)> {
+    let mut all: Vec<(u8, u8)> = build::plan(&[(5, 5)])
+        .into_iter()
+        .flat_map(|(a, b)| [(a, b), (b, a)])
+        .collect();
+    all.sort_unstable();
+    all.dedup();
+    all
+}
+
+/// The tables in `dir` for play under `rules`, checked.
+fn tables(dir: &Path, rules: &Rules) -> Tablebases {
+    let t = Tablebases::for_play(dir, rules, None).unwrap();
+    let (_, problems) = t.check_all();
+    assert!(problems.is_empty(), "{problems:?}");
+    t
+}
+
+/// `fen` with the N-move counter (field 16) at `counter`.
+fn with_counter(fen: &str, counter: u16) -> String {
+    let mut fields: Vec<String> = fen.split(' ').map(str::to_string).collect();
+    fields[15] = counter.to_string();
+    fields.join(" ")
 }
 
 /// White (to move) d7, g7, b2 against d5, e4, c3: b2-a7 closes a mill and
 /// leaves Black two pieces.
 const WIN_IN_ONE: &str = "@*@**@**/*****O**/OO****** w m s 3 0 3 0 0 0 0 0 0 0 0 0 1";
 
+/// A 5-5 win in 27 that only d6-f6xd2 and d6-f6xb4 keep (both go into
+/// 4-5); every other move draws.
+const TWO_WINNING_REMOVALS: &str = "O@@@O***/O*OO@*@*/******** w m s 5 0 5 0 0 0 0 0 0 0 0 0 1";
+
+/// A 5-5 win: with the counter at 89 (of 100) White still forces a
+/// removal in 11 plies, but not by the fastest line to the end.
+const WIN_IN_REACH: &str = "O@@@OO**/OO@*@***/******** w m s 5 0 5 0 0 0 0 0 0 0 0 89 1";
+
 #[test]
 fn the_engine_plays_and_reports_from_the_databases() {
-    let dir = three_three("engine");
+    let dir = copy_of("engine", &[(3, 3)]);
     let mut e = Engine::spawn();
-    let answer = e.ask(&format!(
-        "setoption name TablebasePath value {}",
-        dir.display()
-    ));
-    assert!(answer.is_empty(), "{answer:?}");
+    let answer = e.use_tablebases(&dir);
+    assert_eq!(
+        answer,
+        ["info string TablebasePath: 2 files checked, all in use"]
+    );
     // Black to move loses: every line has tbhits, the score is a mate.
     e.send(&format!(
         "position fen {}",
@@ -54,17 +115,17 @@ fn the_engine_plays_and_reports_from_the_databases() {
     assert_eq!(bestmove_of(lines.last().unwrap()), "b2-a7xd5");
     // tbprobe: the value, then every legal move's, best first.
     let probe = e.ask("tbprobe");
-    assert_eq!(probe[0], "tbprobe value win 1");
-    assert_eq!(probe[1], "tbprobe move b2-a7xd5 win 1");
+    assert_eq!(probe[0], "tbprobe value win 1 removal 1");
+    assert_eq!(probe[1], "tbprobe move b2-a7xd5 win 1 removal 1");
     assert_eq!(probe.len(), 1 + e.legal_moves().len());
     assert!(probe.iter().skip(1).all(|l| l.starts_with("tbprobe move ")));
     let board = e.display();
     assert!(
-        board.iter().any(|l| l.starts_with("Tablebase: win 1")),
+        board.iter().any(|l| l == "Tablebase: win 1 removal 1"),
         "{board:?}"
     );
     // A directory that is not there is an error, and play goes on.
-    let answer = e.ask("setoption name TablebasePath value /no/such/mulino/dir");
+    let answer = e.use_tablebases(Path::new("/no/such/mulino/dir"));
     assert!(
         answer
             .iter()
@@ -84,50 +145,311 @@ fn the_engine_plays_and_reports_from_the_databases() {
 }
 
 #[test]
-fn database_values_stand_only_within_the_n_move_rule() {
-    let dir = three_three("nmove");
-    let tb_rules = TbRules::from_rules(&Rules::default()).unwrap();
-    let tb = Tablebases::new(&dir, tb_rules);
-    // The longest win of 3-3 (25 plies).
+fn database_values_follow_the_n_move_rule_through_the_next_removal() {
+    let rules = Rules::default();
+    let tb = tables(up_to_five(), &rules);
+    // The longest win of 3-3 (25 plies; in 3-3 every removal ends the
+    // game, so the next removal is the end too).
     let t = tb.table(3, 3).unwrap();
     let slot = t.table.slots().iter().position(|&b| b == 26).unwrap();
     let (own, opp) = t.sub.position(slot as u64);
+    let tb_rules = TbRules::from_rules(&rules).unwrap();
     let pos = build::position(tb_rules, own, opp).unwrap();
-    assert_eq!(tb.probe(&pos), Some(Value::Win(25)));
-    let with_counter = |rule50: u16| {
-        let mut setup = Setup::parse(&pos.fen(&Rules::default())).unwrap();
-        setup.rule50 = rule50;
-        Position::from_setup(&setup, &Rules::default()).unwrap()
-    };
-    let rules = Rules::default();
-    assert_eq!(tb_score(&tb, &rules, &pos, 0), Some(MATE - 25));
-    assert_eq!(tb_score(&tb, &rules, &with_counter(74), 3), Some(MATE - 28));
-    // 75 + 25 plies would reach the 100-ply limit: not a sure win, but
-    // still beyond any evaluation, less the counter and the distance.
+    let v = tb.value(&pos).unwrap();
     assert_eq!(
-        tb_score(&tb, &rules, &with_counter(75), 0),
-        Some(TB_WIN - 100)
+        (v.pure, v.to_removal, v.rule),
+        (Value::Win(25), Some(25), Some(Wdl::Win))
     );
-    const { assert!(TB_WIN - 100 > TB_DRAW_BAND && TB_WIN < MATE_BOUND) };
+    assert_eq!(tb_score(&tb, &pos, 0), Some(MATE - 25));
+    assert_eq!(tb_score(&tb, &pos.with_rule50(74), 3), Some(MATE - 28));
+    // 75 + 25 plies reach the 100-ply limit, and 25 is all the room left
+    // at 75: a win under the rule, no longer a mate the rule cannot touch.
+    assert_eq!(tb_score(&tb, &pos.with_rule50(75), 0), Some(TB_WIN - 25));
+    const { assert!(TB_WIN - 300 > TB_DRAW_BAND && TB_WIN < MATE_BOUND) };
+    // One more ply on the counter and the rule draws it.
+    assert_eq!(
+        tb.value(&pos.with_rule50(76)).unwrap().rule,
+        Some(Wdl::Draw)
+    );
+    assert_eq!(tb_score(&tb, &pos.with_rule50(76), 0), Some(0));
+    // Without N-move rules the counter means nothing.
     let no_limit = Rules {
         n_move_rule: 0,
         endgame_n_move_rule: 0,
         ..rules
     };
+    let free = tables(up_to_five(), &no_limit);
+    assert_eq!(tb_score(&free, &pos.with_rule50(90), 0), Some(MATE - 25));
+    // The 5-5 win with 89 on the counter: the fastest line to the end
+    // (31 plies) is too long, but the next removal is 11 plies away, and
+    // 11 are left: a win, and its one winning move.
+    let deep = Position::from_fen(WIN_IN_REACH, &rules).unwrap();
+    let v = tb.value(&deep).unwrap();
     assert_eq!(
-        tb_score(&tb, &no_limit, &with_counter(90), 0),
-        Some(MATE - 25)
+        (v.rule, v.pure, v.to_removal),
+        (Some(Wdl::Win), Value::Win(31), Some(11))
     );
-    // The root keeps only moves into a loss at 24 for the opponent.
+    assert_eq!(tb_score(&tb, &deep, 0), Some(TB_WIN - 11));
+    assert_eq!(
+        tb.value(&deep.with_rule50(90)).unwrap().rule,
+        Some(Wdl::Draw)
+    );
     let mut list = MoveList::new();
-    pos.legal_moves(&rules, &mut list);
+    deep.legal_moves(&rules, &mut list);
     let moves: Vec<Move> = list.iter().copied().collect();
-    let keep = value_keeping_moves(&tb, &rules, &pos, &moves).unwrap();
-    assert!(!keep.is_empty() && keep.len() < moves.len());
-    for m in keep {
-        let child = pos.play_unchecked(&rules, m);
-        assert_eq!(tb.probe(&child), Some(Value::Loss(24)), "{m}");
+    let keep = value_keeping_moves(&tb, &rules, &deep, &moves).unwrap();
+    assert_eq!(
+        keep.iter().map(Move::to_string).collect::<Vec<_>>(),
+        ["c3-c4"]
+    );
+    // Without the .dtz files the engine cannot say that this win stands:
+    // it scores it below a sure one, and the root keeps every move.
+    let bare = copy_of("bare", &all_to_five());
+    for (a, b) in all_to_five() {
+        std::fs::remove_file(bare.join(format::file_name_of(Kind::ToRemoval, a, b))).unwrap();
     }
+    let bare_tb = tables(&bare, &rules);
+    assert_eq!(bare_tb.value(&deep).unwrap().rule, None);
+    assert_eq!(tb_score(&bare_tb, &deep, 0), Some(TB_WIN - 100 - 20));
+    assert_eq!(value_keeping_moves(&bare_tb, &rules, &deep, &moves), None);
+    let _ = std::fs::remove_dir_all(&bare);
+}
+
+/// Plays `game` to its end: the engine `e` moves for `engine_side`, the
+/// other side plays `oracle`'s move; at most `plies` plies.
+fn play_out(
+    e: &mut Engine,
+    mut game: Game,
+    engine_side: mulino::core::Color,
+    go: &str,
+    plies: usize,
+    oracle: impl Fn(&Position) -> Move,
+) -> (Game, Option<Outcome>) {
+    let start = game.start().fen(game.rules());
+    for _ in 0..plies {
+        if let Some(outcome) = game.outcome() {
+            return (game, Some(outcome));
+        }
+        let pos = *game.position();
+        let m = if pos.side_to_move() == engine_side {
+            let moves: Vec<String> = game.moves().iter().map(Move::to_string).collect();
+            e.send(&format!("position fen {start} moves {}", moves.join(" ")));
+            let lines = e.go(go);
+            bestmove_of(lines.last().unwrap()).parse().unwrap()
+        } else {
+            oracle(&pos)
+        };
+        game.play(m).unwrap();
+    }
+    let outcome = game.outcome();
+    (game, outcome)
+}
+
+/// The move a perfect defender plays from a lost position: the one that
+/// puts the next removal furthest off, then the end of the game (what the
+/// root probe keeps).
+fn delaying(tb: &Tablebases, rules: &Rules, pos: &Position) -> Move {
+    probe_root(tb, rules, pos).keeping_moves().unwrap()[0]
+}
+
+/// The defender's moves of a line that the build before the `.dtz`
+/// files drew by the N-move rule from `WIN_IN_REACH` (it played c3-c4
+/// c4-b4 f6-f4 b4-b2 b2-d2 d6-b6, the fastest line to the end, against
+/// them): each delays the next removal as long as any move does.
+const DELAYING_LINE: [&str; 5] = ["d2-d1", "f4-f2", "d1-d2", "d2-d1", "d1-g1"];
+
+#[test]
+fn a_win_within_the_n_move_rule_is_won_against_a_defender_that_delays() {
+    let rules = Rules::default();
+    let tb = tables(up_to_five(), &rules);
+    let mut e = Engine::spawn();
+    e.use_tablebases(up_to_five());
+    let game = Game::from_position(rules, Position::from_fen(WIN_IN_REACH, &rules).unwrap());
+    let white = mulino::core::Color::White;
+    // The line above while its moves delay the removal most, then the
+    // root probe's most delaying move. After each engine move the
+    // defender is still lost under the rule.
+    let defender_moves = std::cell::Cell::new(0);
+    let (game, outcome) = play_out(&mut e, game, white, "depth 3", 300, |p| {
+        let v = tb.value(p).unwrap();
+        assert_eq!(v.rule, Some(Wdl::Loss), "{}", p.fen(&rules));
+        let probe = probe_root(&tb, &rules, p);
+        let most = probe
+            .moves
+            .iter()
+            .filter_map(|(_, v)| v.and_then(|v| v.to_removal))
+            .max();
+        let k = defender_moves.replace(defender_moves.get() + 1);
+        let scripted = DELAYING_LINE.get(k).and_then(|s| {
+            probe
+                .moves
+                .iter()
+                .find(|(m, v)| m.to_string() == *s && v.and_then(|v| v.to_removal) == most)
+                .map(|&(m, _)| m)
+        });
+        scripted.unwrap_or_else(|| delaying(&tb, &rules, p))
+    });
+    let moves: Vec<String> = game.moves().iter().map(Move::to_string).collect();
+    assert!(
+        matches!(outcome, Some(Outcome::Win { winner, .. }) if winner == white),
+        "{outcome:?} after {moves:?}"
+    );
+    // The first removal came in time: within the 11 plies left.
+    let first = game.moves().iter().position(|m| m.has_removal()).unwrap();
+    assert!(first < 11, "{moves:?}");
+}
+
+#[test]
+fn a_loss_the_n_move_rule_draws_is_held() {
+    let rules = Rules::default();
+    let tb = tables(up_to_five(), &rules);
+    // A 5-5 loss whose next removal is 30 plies or more away: from a
+    // counter of 80 the winner has 20 plies, too few.
+    let loss = {
+        let t = tb.table(5, 5).unwrap();
+        let z = tb.dtz_table(5, 5).unwrap();
+        let slot = (0..t.table.slots().len())
+            .find(|&i| {
+                let (tb_byte, z_byte) = (t.table.slots()[i], z.table.slots()[i]);
+                tb_byte != 0 && (tb_byte - 1) % 2 == 0 && z_byte > 30
+            })
+            .unwrap();
+        let (own, opp) = t.sub.position(slot as u64);
+        build::position(TbRules::from_rules(&rules).unwrap(), own, opp)
+            .unwrap()
+            .with_rule50(80)
+    };
+    let v = tb.value(&loss).unwrap();
+    assert!(
+        matches!(v.pure, Value::Loss(_)) && v.rule == Some(Wdl::Draw),
+        "{v:?}"
+    );
+    let mut e = Engine::spawn();
+    e.use_tablebases(up_to_five());
+    let defender = loss.side_to_move();
+    // The attacker plays the fastest line to the end, in case the
+    // defender goes wrong.
+    let attack = |p: &Position| {
+        let probe = probe_root(&tb, &rules, p);
+        probe
+            .moves
+            .iter()
+            .filter_map(|&(m, v)| Some((m, v?)))
+            .min_by_key(|&(_, v)| match v.pure {
+                Value::Win(d) => d as i32,
+                Value::Draw => 300,
+                Value::Loss(d) => 600 - d as i32,
+            })
+            .map(|(m, _)| m)
+            .unwrap()
+    };
+    let (game, outcome) = play_out(
+        &mut e,
+        Game::from_position(rules, loss),
+        defender,
+        "depth 3",
+        300,
+        attack,
+    );
+    let moves: Vec<String> = game.moves().iter().map(Move::to_string).collect();
+    assert!(
+        !matches!(outcome, Some(Outcome::Win { winner, .. }) if winner != defender),
+        "the engine lost a drawn position: {outcome:?} after {moves:?}"
+    );
+}
+
+#[test]
+fn a_missing_or_cut_file_does_not_throw_away_a_win() {
+    let winning = ["d6-f6xd2", "d6-f6xb4"];
+    for damage in ["delete", "truncate"] {
+        let dir = copy_of(damage, &all_to_five());
+        let path = dir.join(format::file_name(4, 5));
+        let bytes = std::fs::read(&path).unwrap();
+        match damage {
+            "delete" => std::fs::remove_file(&path).unwrap(),
+            _ => std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap(),
+        }
+        let mut e = Engine::spawn();
+        let answer = e.use_tablebases(&dir);
+        if damage == "truncate" {
+            assert!(
+                answer
+                    .iter()
+                    .any(|l| l.contains("mulino-4-5.tb") && l.contains("bytes")),
+                "{answer:?}"
+            );
+        }
+        e.send(&format!("position fen {TWO_WINNING_REMOVALS}"));
+        let mut told = Vec::new();
+        for _ in 0..2 {
+            let lines = e.go("depth 8");
+            let best = bestmove_of(lines.last().unwrap()).to_string();
+            assert!(
+                winning.contains(&best.as_str()),
+                "{damage}: {best} {lines:?}"
+            );
+            told.extend(lines.into_iter().filter(|l| l.contains("mulino-4-5.tb")));
+        }
+        if damage == "delete" {
+            // Told once, not at every probe.
+            assert_eq!(told.len(), 1, "{told:?}");
+            assert!(told[0].contains("is missing"), "{told:?}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn a_changed_slot_byte_is_caught_before_play() {
+    let dir = copy_of("byte", &all_to_five());
+    let rules = Rules::default();
+    let pos = Position::from_fen(TWO_WINNING_REMOVALS, &rules).unwrap();
+    let sub = mulino::tb::index::Subspace::new(5, 5).unwrap();
+    let us = pos.side_to_move();
+    let idx = sub.index(pos.pieces(us), pos.pieces(us.opponent()));
+    let path = dir.join(format::file_name(5, 5));
+    let mut bytes = std::fs::read(&path).unwrap();
+    // A loss at distance 0, where the table says a win in 27.
+    bytes[format::HEADER_LEN + idx as usize] = 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let mut e = Engine::spawn();
+    let answer = e.use_tablebases(&dir);
+    assert!(
+        answer
+            .iter()
+            .any(|l| l.starts_with("info string error: TablebasePath") && l.contains("checksum")),
+        "{answer:?}"
+    );
+    assert!(answer.last().unwrap().ends_with("1 not used"), "{answer:?}");
+    e.send(&format!("position fen {TWO_WINNING_REMOVALS}"));
+    let probe = e.ask("tbprobe");
+    assert_eq!(probe[0], "tbprobe value unknown", "{probe:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_file_changed_under_the_engine_is_dropped_not_read() {
+    let dir = copy_of("changed", &[(3, 3)]);
+    let mut e = Engine::spawn();
+    e.use_tablebases(&dir);
+    e.send(&format!("position fen {WIN_IN_ONE}"));
+    assert_eq!(e.ask("tbprobe")[0], "tbprobe value win 1 removal 1");
+    // Rewritten in place, as `cp` over it does: first cut to nothing.
+    let path = dir.join(format::file_name(3, 3));
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::write(&path, &bytes[..format::HEADER_LEN]).unwrap();
+    let answer = e.ask("tbprobe");
+    assert!(
+        answer.iter().any(|l| l.contains("changed on disk")),
+        "{answer:?}"
+    );
+    assert!(
+        answer.contains(&"tbprobe value unknown".to_string()),
+        "{answer:?}"
+    );
+    let lines = e.go("depth 3");
+    assert_eq!(bestmove_of(lines.last().unwrap()), "b2-a7xd5");
+    assert!(e.is_alive());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -137,19 +459,12 @@ fn database_values_stand_only_within_the_n_move_rule() {
 /// winner's removal ends the game after exactly the promised plies.
 #[test]
 fn the_engine_keeps_the_value_move_after_move() {
-    let dir = three_three("keep");
     let rules = Rules::default();
     let tb_rules = TbRules::from_rules(&rules).unwrap();
-    let tb = Tablebases::new(&dir, tb_rules);
+    let tb = Tablebases::new(up_to_five(), tb_rules);
     let t = tb.table(3, 3).unwrap();
     let mut e = Engine::spawn();
-    assert!(
-        e.ask(&format!(
-            "setoption name TablebasePath value {}",
-            dir.display()
-        ))
-        .is_empty()
-    );
+    e.use_tablebases(up_to_five());
     // Wins of 25 (the longest), 19 and 13 plies, the first slot of each.
     for distance in [25u8, 19, 13] {
         let slot = t
@@ -190,7 +505,6 @@ fn the_engine_keeps_the_value_move_after_move() {
             pos = next;
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// From database draws, the engine searches on among the moves that keep
@@ -198,16 +512,12 @@ fn the_engine_keeps_the_value_move_after_move() {
 /// win or loss), and its move keeps the draw.
 #[test]
 fn database_draws_are_searched_within_the_draw_band() {
-    let dir = three_three("draws");
     let rules = Rules::default();
     let tb_rules = TbRules::from_rules(&rules).unwrap();
-    let tb = Tablebases::new(&dir, tb_rules);
+    let tb = Tablebases::new(up_to_five(), tb_rules);
     let t = tb.table(3, 3).unwrap();
     let mut e = Engine::spawn();
-    e.send(&format!(
-        "setoption name TablebasePath value {}",
-        dir.display()
-    ));
+    e.use_tablebases(up_to_five());
     let mut scores = Vec::new();
     let draws: Vec<Position> = (0..t.table.slots().len() as u64)
         .map(|slot| t.sub.position(slot))
@@ -229,7 +539,6 @@ fn database_draws_are_searched_within_the_draw_band() {
     assert_eq!(scores.len(), 8);
     // The evaluation still speaks: not every draw scores the same.
     assert!(scores.iter().any(|&s| s != scores[0]), "{scores:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// White a7 and g1 against c3 and e5, one piece in each hand, White to
@@ -242,19 +551,15 @@ const DOUBLE_THREAT_LAST: &str = "*@***@**/********/***O***O w p p 2 1 2 1 0 0 0
 /// only estimates, and its move wins against every last placement.
 #[test]
 fn the_last_placement_is_searched_into_the_databases() {
-    let dir = three_three("horizon");
     let rules = Rules::default();
-    let tb = Tablebases::new(&dir, TbRules::from_rules(&rules).unwrap());
+    let tb = Tablebases::new(up_to_five(), TbRules::from_rules(&rules).unwrap());
     let pos = Position::from_fen(DOUBLE_THREAT_LAST, &rules).unwrap();
     let mut plain = Engine::spawn();
     plain.send(&format!("position fen {DOUBLE_THREAT_LAST}"));
     let lines = plain.go("depth 1");
     assert_eq!(last_score(&lines).unwrap().0, "cp", "{lines:?}");
     let mut e = Engine::spawn();
-    e.send(&format!(
-        "setoption name TablebasePath value {}",
-        dir.display()
-    ));
+    e.use_tablebases(up_to_five());
     e.send(&format!("position fen {DOUBLE_THREAT_LAST}"));
     let lines = e.go("depth 1");
     assert_eq!(last_score(&lines).unwrap().0, "mate", "{lines:?}");
@@ -269,5 +574,17 @@ fn the_last_placement_is_searched_into_the_databases() {
         assert!(!end.is_placing() && end.in_hand(end.side_to_move().opponent()) == 0);
         assert!(matches!(tb.probe(&end), Some(Value::Win(_))), "{m} {r}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_counter_in_the_fen_changes_the_value_shown() {
+    let mut e = Engine::spawn();
+    e.use_tablebases(up_to_five());
+    e.send(&format!("position fen {WIN_IN_REACH}"));
+    assert_eq!(e.ask("tbprobe")[0], "tbprobe value win 31 removal 11");
+    e.send(&format!("position fen {}", with_counter(WIN_IN_REACH, 90)));
+    assert_eq!(
+        e.ask("tbprobe")[0],
+        "tbprobe value draw pure win 31 removal 11"
+    );
 }

@@ -1,14 +1,17 @@
 //! The moving-phase databases: 3-3, 3-4, 4-3 and 4-4 are built into a
-//! temporary directory, verified against the rules core's move generator,
-//! and their counts compared with the published values (exactly).
+//! temporary directory (both kinds of file), verified against the rules
+//! core's move generator, their counts compared with the published values
+//! (exactly), and their values under N-move rules compared with a
+//! rule-aware minimax of their own; damaged files and files of other
+//! rules are refused, by play and by builds.
 
 use std::path::{Path, PathBuf};
 
 use mulino::core::{Rules, Variant};
 use mulino::tb::build::{self, Options};
-use mulino::tb::format::{self, MappedTable};
+use mulino::tb::format::{self, Kind, MappedTable};
 use mulino::tb::probe::Tablebases;
-use mulino::tb::{TbError, TbRules, verify};
+use mulino::tb::{TbError, TbRules, nmove_check, verify};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("mulino-tb-{name}-{}", std::process::id()));
@@ -47,7 +50,9 @@ fn build_up_to_four(dir: &Path, rules: TbRules) {
         memory: 1 << 30,
     };
     for (a, b) in build::plan(&[(4, 4)]) {
-        build::build_pair(rules, a, b, &opts, &|_| {}).unwrap();
+        for kind in [Kind::ToEnd, Kind::ToRemoval] {
+            build::build_pair_of(kind, rules, a, b, &opts, &|_| {}).unwrap();
+        }
     }
 }
 
@@ -60,8 +65,10 @@ fn small_tables_verify_and_equal_the_published_counts() {
     let tbs = Tablebases::new(&dir, rules);
     let rows = published();
     for (a, b) in [(3, 3), (3, 4), (4, 3), (4, 4)] {
-        let findings = verify::verify_table(&tbs, a, b, 2, &|_| {}).unwrap();
-        assert_eq!(findings.mismatches, 0, "{a}-{b}: {:?}", findings.first);
+        for kind in [Kind::ToEnd, Kind::ToRemoval] {
+            let findings = verify::verify_kind(&tbs, kind, a, b, 2, &|_| {}).unwrap();
+            assert_eq!(findings.mismatches, 0, "{a}-{b}: {:?}", findings.first);
+        }
         let t = tbs.table(a, b).unwrap();
         let h = build::summarise(&t.sub, t.table.slots(), rules);
         let row = format!(
@@ -83,6 +90,97 @@ fn small_tables_verify_and_equal_the_published_counts() {
     ));
     // A finished pair is recognised, so it is never rebuilt.
     assert!(build::pair_done(&dir, rules, 4, 3));
+    assert!(build::pair_state(&dir, Kind::ToRemoval, rules, 4, 3).unwrap());
+    // The longest distances to the next removal (3-4: 11, where the end
+    // of the game is 33 plies away).
+    let t = tbs.dtz_table(3, 4).unwrap();
+    assert_eq!(t.table.header.max_win, 11);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every position of 3-3 to 4-4 and every counter: the engine's values
+/// under N-move rules are the minimax's. Under limits of 40 and 100 the
+/// `.dtz` values are exact; under 10, shorter than some distances to a
+/// removal in 3-3 (26 plies), the engine gives no value where it cannot
+/// know one, and never a wrong one.
+#[test]
+fn values_under_the_n_move_rules_agree_with_a_minimax() {
+    let dir = temp_dir("nmove");
+    let rules = TbRules::from_rules(&Rules::default()).unwrap();
+    build_up_to_four(&dir, rules);
+    for limit in [10, 40, 100] {
+        let game = Rules {
+            n_move_rule: limit,
+            endgame_n_move_rule: limit,
+            ..Rules::default()
+        };
+        let tables = Tablebases::for_play(&dir, &game, None).unwrap();
+        assert!(tables.check_all().1.is_empty());
+        let reports = nmove_check::check(&tables, &game, &[(4, 4)], 2, |_| {});
+        assert_eq!(reports.len(), 4);
+        for r in &reports {
+            assert_eq!(
+                r.mismatches, 0,
+                "{limit}: {}-{}: {:?}",
+                r.own, r.opp, r.first
+            );
+            assert!(r.compared >= r.classes, "{r:?}");
+            if limit >= 40 {
+                assert_eq!(r.unknown, 0, "{limit}: {}-{}: {:?}", r.own, r.opp, r.first);
+                assert_eq!(r.wins_drawn + r.losses_drawn, 0, "{r:?}");
+            }
+        }
+        let three = &reports[0];
+        assert_eq!((three.own, three.opp, three.longest), (3, 3, 26));
+        if limit == 10 {
+            // The rule draws wins here from a counter of 0, and the engine
+            // cannot value some positions above 3-3 under it.
+            assert!(three.wins_drawn > 0, "{three:?}");
+            assert!(reports.iter().any(|r| r.unknown > 0));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A build reads only sound tables: a smaller table with a changed byte
+/// stops it, and a file of the same name built for other rules is never
+/// replaced.
+#[test]
+fn builds_refuse_damaged_tables_and_other_rules_files() {
+    let (dir, nine) = three_three("buildrefuse");
+    let opts = Options {
+        dir: dir.clone(),
+        threads: 1,
+        memory: 1 << 30,
+    };
+    let path = dir.join(format::file_name(3, 3));
+    let good = std::fs::read(&path).unwrap();
+    let mut bad = good.clone();
+    let last = bad.len() - 1;
+    bad[last] ^= 2;
+    std::fs::write(&path, &bad).unwrap();
+    assert!(matches!(
+        build::build_pair(nine, 4, 3, &opts, &|_| {}),
+        Err(TbError::BadChecksum { .. })
+    ));
+    assert!(!dir.join(format::file_name(4, 3)).exists());
+    // Nor is the damaged pair itself kept as finished.
+    assert!(matches!(
+        build::pair_state(&dir, Kind::ToEnd, nine, 3, 3),
+        Err(TbError::BadChecksum { .. })
+    ));
+    std::fs::write(&path, &good).unwrap();
+    // Cheng San Qi (no flying) into a directory of standard files.
+    let no_fly = TbRules::from_rules(&Variant::ChengSanQi.rules()).unwrap();
+    assert!(matches!(
+        build::pair_state(&dir, Kind::ToEnd, no_fly, 3, 3),
+        Err(TbError::WrongRules { .. })
+    ));
+    assert!(matches!(
+        build::build_pair(no_fly, 3, 3, &opts, &|_| {}),
+        Err(TbError::WrongRules { .. })
+    ));
+    assert_eq!(std::fs::read(&path).unwrap(), good);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -154,7 +252,8 @@ fn tables_for_other_rules_or_damaged_files_are_refused() {
         MappedTable::open(&dir, 3, 3, nine),
         Err(TbError::BadLength { .. })
     ));
-    // A changed value is caught by the checksum and by verification.
+    // A changed value is caught by the checksum, and play does not use
+    // the file.
     let mut bad = bytes.clone();
     let last = bad.len() - 1;
     bad[last] ^= 2;
@@ -164,6 +263,11 @@ fn tables_for_other_rules_or_damaged_files_are_refused() {
         t.verify_checksum(),
         Err(TbError::BadChecksum { .. })
     ));
+    let play = Tablebases::for_play(&dir, &Rules::default(), None).unwrap();
+    let (usable, problems) = play.check_all();
+    assert_eq!(usable, 0);
+    assert!(problems[0].contains("checksum"), "{problems:?}");
+    assert!(!play.holds(3, 3));
     // An unfinished build leaves only a temporary file: not a table.
     std::fs::remove_file(&path).unwrap();
     std::fs::write(path.with_extension("tb.tmp"), &bytes).unwrap();

@@ -2,10 +2,13 @@
 //! reaches a moving-phase position the databases hold ends there with the
 //! value perfect play gives it, instead of being played out.
 //!
-//! A win or loss is adjudicated only when it ends before the N-move rules
-//! can strike (`tb::probe::ends_in_time`), so the rules could not have
-//! turned it into a draw. A database draw is always a draw between perfect
-//! players. Against an engine without databases, which may still go wrong
+//! Values are taken under the match's N-move rules from the position's
+//! counter (`tb::rule`): a win or loss is adjudicated only when the
+//! winner can force it within them (the `.dtz` files say so, or, without
+//! them, the `.tb` line ends before any limit can strike), and a draw
+//! (a `.tb` draw, or a win or loss the rules draw) is a draw between
+//! perfect players. A value the databases cannot give under the rules is
+//! played on. Against an engine without databases, which may still go wrong
 //! from there, adjudication takes from the side with databases the chances
 //! its opponent would have given it, and never adds any: `win-loss`
 //! leaves drawn positions to be played out, where those chances lie.
@@ -14,9 +17,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::core::{Color, Position, Rules};
-use crate::tb::TbRules;
-use crate::tb::Value;
-use crate::tb::probe::{Tablebases, ends_in_time};
+use crate::tb::probe::Tablebases;
+use crate::tb::{Value, Wdl};
 
 /// Which database values end a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -80,17 +82,17 @@ pub struct Verdict {
 }
 
 impl TbAdjudication {
-    /// Opens the databases in `dir` for `rules`: an error if the rules
-    /// have none, or if any file there is unusable (a match should not
-    /// quietly lose part of its adjudication), or if there is none.
+    /// Opens the databases in `dir` for `rules` and checks every file's
+    /// checksum: an error if the rules have none, or if any file there is
+    /// unusable (a match should not quietly lose part of its
+    /// adjudication), or if there is none.
     pub fn open(dir: &Path, mode: TbMode, rules: &Rules) -> Result<TbAdjudication, TbOpenError> {
         let problem = |problem: String| TbOpenError {
             dir: dir.to_path_buf(),
             problem,
         };
-        let tb_rules = TbRules::from_rules(rules).map_err(|e| problem(e.to_string()))?;
-        let tables = Tablebases::new(dir, tb_rules);
-        let (usable, problems) = tables.open_all();
+        let tables = Tablebases::for_play(dir, rules, None).map_err(|e| problem(e.to_string()))?;
+        let (usable, problems) = tables.check_all();
         if !problems.is_empty() {
             return Err(problem(problems.join("; ")));
         }
@@ -105,26 +107,38 @@ impl TbAdjudication {
     }
 
     /// The verdict on `pos`, if the databases hold it and the mode and
-    /// the N-move rules let its value end the game.
-    pub fn verdict(&self, rules: &Rules, pos: &Position) -> Option<Verdict> {
-        let value = self.tables.probe(pos)?;
+    /// the N-move rules let its value end the game. (`_rules` are the
+    /// match's, which the tables were opened for.)
+    pub fn verdict(&self, _rules: &Rules, pos: &Position) -> Option<Verdict> {
+        let value = self.tables.value(pos)?;
         let mover = pos.side_to_move();
-        let decisive = |winner: Color, d: u8| {
-            let adjudicate = self.mode != TbMode::Draw && ends_in_time(rules, pos, d);
-            adjudicate.then(|| Verdict {
+        let decisive = |winner: Color| {
+            let d = match value.pure {
+                Value::Win(d) | Value::Loss(d) => d,
+                Value::Draw => 0,
+            };
+            let removal = value
+                .to_removal
+                .map(|z| format!(", the next removal within {z}"))
+                .unwrap_or_default();
+            (self.mode != TbMode::Draw).then(|| Verdict {
                 winner: Some(winner),
                 detail: format!(
-                    "{winner} wins by adjudication: the databases give {mover} (to move) a {} in {d} plies",
+                    "{winner} wins by adjudication: the databases give {mover} (to move) a {} in {d} plies{removal}",
                     if winner == mover { "win" } else { "loss" }
                 ),
             })
         };
-        match value {
-            Value::Win(d) => decisive(mover, d),
-            Value::Loss(d) => decisive(mover.opponent(), d),
-            Value::Draw => (self.mode != TbMode::WinLoss).then(|| Verdict {
+        match value.rule? {
+            Wdl::Win => decisive(mover),
+            Wdl::Loss => decisive(mover.opponent()),
+            Wdl::Draw => (self.mode != TbMode::WinLoss).then(|| Verdict {
                 winner: None,
-                detail: "draw by adjudication: the databases give the position a draw".into(),
+                detail: if value.pure == Value::Draw {
+                    "draw by adjudication: the databases give the position a draw".into()
+                } else {
+                    "draw by adjudication: the databases give the position a draw under the N-move rules".into()
+                },
             }),
         }
     }

@@ -9,6 +9,7 @@ pub mod ordering;
 pub mod params;
 mod picker;
 mod repetition;
+pub mod tablebase;
 pub mod time;
 pub mod tt;
 mod worker;
@@ -19,11 +20,13 @@ use std::time::{Duration, Instant};
 
 use rand::Rng;
 
-use crate::core::{Game, Move, MoveList, Position, Rules};
-use crate::tb::Value;
+use crate::core::{Game, Move, MoveList, Rules};
 use crate::tb::probe::Tablebases;
-use crate::tb::probe::ends_in_time as tb_ends_in_time;
 use picker::BufferPool;
+pub use tablebase::{
+    TB_DRAW_BAND, TB_DRAW_SCALE, TB_WIN, draw_scaled, draw_window, tb_score, tb_value_score,
+    value_keeping_moves,
+};
 pub use time::{Budget, Clock};
 pub use tt::{Bound, Tt};
 use worker::Worker;
@@ -211,6 +214,9 @@ pub fn run(
     shared.tt.new_search();
     // With the root in the databases, only moves that keep its value.
     if let Some(tb) = limits.tablebases.as_deref() {
+        // A file changed on disk since the last search is dropped before
+        // it is read again.
+        tb.drop_changed_files();
         if let Some(keep) = value_keeping_moves(tb, &rules, &root, &root_moves) {
             root_moves = keep;
         }
@@ -298,174 +304,4 @@ fn pick_weaker(result: &SearchResult, limits: &Limits) -> Option<Move> {
         .get(rng.gen_range(0..candidates.len().max(1)))
         .copied()
         .or(result.best)
-}
-
-/// Scores of database wins that the N-move rules may yet turn into draws
-/// are `TB_WIN` less the plies they need (and a loss likewise below
-/// `-TB_WIN`): beyond any evaluation, short of a proven mate.
-pub const TB_WIN: i32 = 20_000;
-
-/// A database draw searched on scores its evaluation scaled down by this
-/// factor and kept within `TB_DRAW_BAND` of 0: among drawn positions the
-/// search still prefers the one with chances, and a drawn position never
-/// outranks a won one or falls below a lost one.
-pub const TB_DRAW_SCALE: i32 = 4;
-pub const TB_DRAW_BAND: i32 = 75;
-
-/// The score of a database value `ply` plies from the root. A win or loss
-/// that ends (to the game's end, through every removal) before the
-/// shortest N-move limit can strike from the current counter scores as a
-/// mate in that many plies. A longer one may still be turned into a draw
-/// by those rules: it scores `TB_WIN` less the counter and the distance
-/// (so the search hurries to the end and to removals, which reset the
-/// counter). A draw scores 0 (the N-move rules only add draws).
-pub fn tb_value_score(rules: &Rules, pos: &Position, value: Value, ply: usize) -> i32 {
-    let reach = pos.rule50() as u32;
-    let in_time = |d: u8| tb_ends_in_time(rules, pos, d);
-    let likely = |d: u8| TB_WIN - (reach + d as u32).min(5_000) as i32;
-    match value {
-        Value::Draw => 0,
-        Value::Win(d) if in_time(d) => MATE - ply as i32 - d as i32,
-        Value::Loss(d) if in_time(d) => -MATE + ply as i32 + d as i32,
-        Value::Win(d) => likely(d),
-        Value::Loss(d) => -likely(d),
-    }
-}
-
-/// The score of `pos` from the databases (see `tb_value_score`), if they
-/// hold it.
-pub fn tb_score(tb: &Tablebases, rules: &Rules, pos: &Position, ply: usize) -> Option<i32> {
-    tb.probe(pos)
-        .map(|value| tb_value_score(rules, pos, value, ply))
-}
-
-/// The window to search a database draw in, for the window `alpha..beta`
-/// of its scaled score: `Err(score)` when the scaled score's bounds
-/// already settle it.
-#[inline]
-pub fn draw_window(alpha: i32, beta: i32) -> Result<(i32, i32), i32> {
-    if alpha >= TB_DRAW_BAND {
-        Err(TB_DRAW_BAND)
-    } else if beta <= -TB_DRAW_BAND {
-        Err(-TB_DRAW_BAND)
-    } else {
-        Ok((
-            alpha * TB_DRAW_SCALE + TB_DRAW_SCALE - 1,
-            beta * TB_DRAW_SCALE,
-        ))
-    }
-}
-
-/// A database draw's score from its searched score.
-#[inline]
-pub fn draw_scaled(s: i32) -> i32 {
-    let band = TB_DRAW_BAND * TB_DRAW_SCALE;
-    s.clamp(-band, band).div_euclid(TB_DRAW_SCALE)
-}
-
-/// The root moves that keep the root's database value (the fastest win,
-/// the slowest loss, any draw, as `tb_score` ranks them), or `None` when
-/// the root is not in the databases (then the search chooses among all
-/// moves).
-pub fn value_keeping_moves(
-    tb: &Tablebases,
-    rules: &Rules,
-    root: &Position,
-    moves: &[Move],
-) -> Option<Vec<Move>> {
-    tb_score(tb, rules, root, 0)?;
-    let scored: Vec<(Move, i32)> = moves
-        .iter()
-        .filter_map(|&m| {
-            let child = root.play_unchecked(rules, m);
-            let them = child.side_to_move();
-            if child.material(them) < Rules::MIN_PIECES as u32 {
-                return Some((m, MATE - 1));
-            }
-            tb_score(tb, rules, &child, 1).map(|s| (m, -s))
-        })
-        .collect();
-    let best = scored.iter().map(|&(_, s)| s).max()?;
-    let keep: Vec<Move> = scored
-        .into_iter()
-        .filter(|&(_, s)| s == best)
-        .map(|(m, _)| m)
-        .collect();
-    (!keep.is_empty()).then_some(keep)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The scaled search of a database draw answers its window as a plain
-    /// fail-soft search would: an answer at or below alpha is an upper
-    /// bound on the scaled value, one at or above beta a lower bound, one
-    /// between exact; checked for every true value `t` consistent with
-    /// what the inner search returned.
-    #[test]
-    fn draw_windows_keep_the_bounds_of_the_scaled_score() {
-        let values = [
-            -INFINITY,
-            -MATE + 3,
-            -900,
-            -301,
-            -300,
-            -299,
-            -5,
-            -4,
-            -1,
-            0,
-            1,
-        ];
-        let values: Vec<i32> = values
-            .iter()
-            .chain(&[3, 4, 299, 300, 301, 900, MATE - 3, INFINITY])
-            .copied()
-            .collect();
-        // Whether answer `r` in `alpha..beta` is right for scaled value `t`.
-        let honest = |r: i32, t: i32, alpha: i32, beta: i32| {
-            if r <= alpha {
-                t <= r
-            } else if r >= beta {
-                t >= r
-            } else {
-                t == r
-            }
-        };
-        for alpha in -120..120 {
-            for beta in alpha + 1..alpha + 40 {
-                match draw_window(alpha, beta) {
-                    Err(r) => {
-                        assert_eq!(r.abs(), TB_DRAW_BAND);
-                        for &t in &values {
-                            assert!(honest(r, draw_scaled(t), alpha, beta));
-                        }
-                    }
-                    Ok((a, b)) => {
-                        assert!(a < b, "{alpha} {beta}");
-                        for &s in &values {
-                            let r = draw_scaled(s);
-                            assert!(r.abs() <= TB_DRAW_BAND);
-                            for &t in &values {
-                                let consistent = if s <= a {
-                                    t <= s
-                                } else if s >= b {
-                                    t >= s
-                                } else {
-                                    t == s
-                                };
-                                if consistent {
-                                    assert!(
-                                        honest(r, draw_scaled(t), alpha, beta),
-                                        "inner {s} true {t} window {alpha} {beta}"
-                                    );
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
 }

@@ -412,6 +412,11 @@ pub fn checksum(data: &[u8]) -> u64 {
     h
 }
 
+fn file_stamp(f: &File) -> io::Result<(u64, Option<std::time::SystemTime>)> {
+    let meta = f.metadata()?;
+    Ok((meta.len(), meta.modified().ok()))
+}
+
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> TbError + '_ {
     move |source| TbError::Io {
         path: path.to_path_buf(),
@@ -438,6 +443,11 @@ pub struct MappedTable {
     pub header: Header,
     pub path: PathBuf,
     map: memmap2::Mmap,
+    /// The open file, and its length and modification time when mapped:
+    /// a file changed in place under the mapping is noticed
+    /// ([`MappedTable::changed_on_disk`]) before it is read again.
+    file: File,
+    stamp: (u64, Option<std::time::SystemTime>),
 }
 
 impl MappedTable {
@@ -461,10 +471,13 @@ impl MappedTable {
             return Err(TbError::Missing(path));
         }
         let f = File::open(&path).map_err(io_err(&path))?;
+        let stamp = file_stamp(&f).map_err(io_err(&path))?;
         // SAFETY: the file is only read; a file changed under a running
         // engine would give wrong values but no memory unsafety beyond
-        // what mmap of a read-only file always carries, and finished
-        // tables are never rewritten (builds write a new file and rename).
+        // what mmap of a read-only file always carries (a truncation, a
+        // SIGBUS on the next read of a lost page: `changed_on_disk` lets
+        // the engine notice it between searches), and finished tables are
+        // never rewritten (builds write a new file and rename it).
         let map = unsafe { memmap2::Mmap::map(&f) }.map_err(io_err(&path))?;
         let header = Header::parse(&path, &map)?;
         if header.kind != kind {
@@ -503,7 +516,21 @@ impl MappedTable {
                 expected,
             });
         }
-        Ok(MappedTable { header, path, map })
+        Ok(MappedTable {
+            header,
+            path,
+            map,
+            file: f,
+            stamp,
+        })
+    }
+
+    /// Whether the mapped file was truncated or rewritten in place since
+    /// it was opened (reading a truncated mapping would kill the process
+    /// with SIGBUS). A file replaced by rename, as builds do, is not
+    /// changed: the mapping keeps the old one.
+    pub fn changed_on_disk(&self) -> bool {
+        file_stamp(&self.file).map_or(true, |now| now != self.stamp)
     }
 
     /// The slot bytes.

@@ -1,11 +1,22 @@
 //! The value of a moving-phase position from the databases: tables are
 //! memory-mapped on first use, so opening a directory costs nothing.
+//!
+//! Tables opened for play ([`Tablebases::for_play`]) are trusted only
+//! after their checksum has passed, which a background thread checks once
+//! for every file ([`Tablebases::start_checks`]); until then, and for
+//! good once a file fails, a probe of its positions finds nothing. Each
+//! problem (a damaged file, a missing one that a probe needed, a file
+//! changed on disk) is told once through the `notify` callback.
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicBool, AtomicU8};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
-use super::format::{Kind, MappedTable, TbError, TbRules, Value};
+use super::build::plan;
+use super::format::{self, Kind, MappedTable, TbError, TbRules, Value};
 use super::index::{MAX_PIECES, MIN_PIECES, Subspace};
+use super::rule::{NMoveLimits, TbValue};
 use crate::core::{Bitboard, Position, Rules};
 
 /// One opened table with its index.
@@ -18,19 +29,65 @@ impl Loaded {
     /// The value of `own` to move against `opp` (counts as the table's).
     #[inline]
     pub fn value(&self, own: Bitboard, opp: Bitboard) -> Value {
-        Value::decode(self.table.slots()[self.sub.index(own, opp) as usize])
+        Value::decode(self.byte(own, opp))
+    }
+
+    /// The slot byte of `own` to move against `opp`.
+    #[inline]
+    pub fn byte(&self, own: Bitboard, opp: Bitboard) -> u8 {
+        self.table.slots()[self.sub.index(own, opp) as usize]
     }
 }
 
 const SIDE: usize = MAX_PIECES as usize + 1;
 
+/// Whether a table may serve play.
+const UNCHECKED: u8 = 0;
+const TRUSTED: u8 = 1;
+const BAD: u8 = 2;
+
+/// Whether a subspace's `.dtz` values are exact under the limits.
+const EXACT_UNKNOWN: u8 = 0;
+const EXACT: u8 = 1;
+const NOT_EXACT: u8 = 2;
+
+/// Where the problems found go (one sentence each).
+pub type Notify = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// One table's slot: opened on first use, trusted once checked.
+struct Entry {
+    cell: OnceLock<Result<Loaded, TbError>>,
+    state: AtomicU8,
+    /// Whether its problem has been told.
+    told: AtomicBool,
+}
+
+impl Entry {
+    fn new() -> Entry {
+        Entry {
+            cell: OnceLock::new(),
+            state: AtomicU8::new(UNCHECKED),
+            told: AtomicBool::new(false),
+        }
+    }
+}
+
 /// The databases in one directory, for one set of rules.
 pub struct Tablebases {
     dir: PathBuf,
     rules: TbRules,
-    tables: Vec<OnceLock<Result<Loaded, TbError>>>,
-    /// The `.dtz` tables, opened on first use too.
-    dtz: Vec<OnceLock<Result<Loaded, TbError>>>,
+    limits: NMoveLimits,
+    /// Whether a table must pass its checksum before play uses it.
+    checked: bool,
+    tb: Vec<Entry>,
+    dtz: Vec<Entry>,
+    /// Per subspace: whether its `.dtz` values are exact under `limits`.
+    exact: Vec<AtomicU8>,
+    notify: Option<Notify>,
+    /// Whether a background check is under way.
+    checking: AtomicBool,
+    /// Set when the background check has looked at every file.
+    checks_done: (Mutex<bool>, Condvar),
 }
 
 impl std::fmt::Debug for Tablebases {
@@ -38,19 +95,71 @@ impl std::fmt::Debug for Tablebases {
         f.debug_struct("Tablebases")
             .field("dir", &self.dir)
             .field("rules", &self.rules)
+            .field("limits", &self.limits)
             .finish_non_exhaustive()
     }
 }
 
+/// The slot of subspace `own-opp` in the per-subspace vectors.
+#[inline]
+fn at(own: u32, opp: u32) -> usize {
+    own as usize * SIDE + opp as usize
+}
+
 impl Tablebases {
-    /// The databases in `dir`; nothing is read until a probe needs it.
+    /// The databases in `dir`, without N-move rules and without the
+    /// checksum gate (for the builder, `verify` and `stats`); nothing is
+    /// read until a probe needs it.
     pub fn new(dir: &Path, rules: TbRules) -> Tablebases {
+        Tablebases::with(dir, rules, NMoveLimits::NONE, false, None)
+    }
+
+    fn with(
+        dir: &Path,
+        rules: TbRules,
+        limits: NMoveLimits,
+        checked: bool,
+        notify: Option<Notify>,
+    ) -> Tablebases {
         Tablebases {
             dir: dir.to_path_buf(),
             rules,
-            tables: (0..SIDE * SIDE).map(|_| OnceLock::new()).collect(),
-            dtz: (0..SIDE * SIDE).map(|_| OnceLock::new()).collect(),
+            limits,
+            checked,
+            tb: (0..SIDE * SIDE).map(|_| Entry::new()).collect(),
+            dtz: (0..SIDE * SIDE).map(|_| Entry::new()).collect(),
+            exact: (0..SIDE * SIDE).map(|_| AtomicU8::new(0)).collect(),
+            notify,
+            checking: AtomicBool::new(false),
+            checks_done: (Mutex::new(true), Condvar::new()),
         }
+    }
+
+    /// The databases in `dir` for play under `rules` (their moving-phase
+    /// rules and N-move limits): every table is used only once its
+    /// checksum has passed (call [`Tablebases::start_checks`]). An error
+    /// when the rules have no databases, or the directory holds no file
+    /// of them.
+    pub fn for_play(
+        dir: &Path,
+        rules: &Rules,
+        notify: Option<Notify>,
+    ) -> Result<Tablebases, TbError> {
+        let tb_rules = TbRules::from_rules(rules)?;
+        let tables = Tablebases::with(dir, tb_rules, NMoveLimits::of(rules), true, notify);
+        if !dir.is_dir() {
+            return Err(TbError::Unusable(format!(
+                "{}: no such directory",
+                dir.display()
+            )));
+        }
+        if tables.files().is_empty() {
+            return Err(TbError::Unusable(format!(
+                "{}: no database files",
+                dir.display()
+            )));
+        }
+        Ok(tables)
     }
 
     pub fn dir(&self) -> &Path {
@@ -62,7 +171,25 @@ impl Tablebases {
         self.rules
     }
 
-    /// The `.tb` table of subspace `own-opp`, opened on first use.
+    /// The N-move limits the values are given under.
+    pub fn limits(&self) -> NMoveLimits {
+        self.limits
+    }
+
+    /// Whether `rules` are the rules these tables were built for.
+    pub fn fits(&self, rules: &Rules) -> bool {
+        TbRules::from_rules(rules).is_ok_and(|r| r == self.rules)
+    }
+
+    fn entries(&self, kind: Kind) -> &[Entry] {
+        match kind {
+            Kind::ToEnd => &self.tb,
+            Kind::ToRemoval => &self.dtz,
+        }
+    }
+
+    /// The `.tb` table of subspace `own-opp`, opened on first use (checked
+    /// or not).
     pub fn table(&self, own: u8, opp: u8) -> Result<&Loaded, &TbError> {
         self.loaded(Kind::ToEnd, own, opp)
     }
@@ -75,14 +202,11 @@ impl Tablebases {
     fn loaded(&self, kind: Kind, own: u8, opp: u8) -> Result<&Loaded, &TbError> {
         let Some(sub) = Subspace::new(own, opp) else {
             // Only reached for counts outside 3..=9; keep it an error.
-            static BAD: OnceLock<TbError> = OnceLock::new();
-            return Err(BAD.get_or_init(|| TbError::BadSubspace("out of range".into())));
+            static BAD_COUNTS: OnceLock<TbError> = OnceLock::new();
+            return Err(BAD_COUNTS.get_or_init(|| TbError::BadSubspace("out of range".into())));
         };
-        let tables = match kind {
-            Kind::ToEnd => &self.tables,
-            Kind::ToRemoval => &self.dtz,
-        };
-        tables[own as usize * SIDE + opp as usize]
+        self.entries(kind)[at(own as u32, opp as u32)]
+            .cell
             .get_or_init(|| {
                 let table = MappedTable::open_kind(&self.dir, kind, own, opp, self.rules)?;
                 Ok(Loaded { sub, table })
@@ -90,17 +214,70 @@ impl Tablebases {
             .as_ref()
     }
 
-    /// The value of `own` to move against `opp`.
+    /// The table if play may use it: opened, and checked where the
+    /// checksum gate applies. A missing or unusable table is told once.
+    #[inline]
+    fn usable(&self, kind: Kind, own: u32, opp: u32) -> Option<&Loaded> {
+        let entry = &self.entries(kind)[at(own, opp)];
+        let state = entry.state.load(Acquire);
+        if state == BAD || (self.checked && state != TRUSTED) {
+            if state == UNCHECKED && !self.checks_running() {
+                // No background check will come: a table that was not
+                // there when it ran (or a gate without one).
+                self.tell_missing(kind, own, opp);
+            }
+            return None;
+        }
+        match self.loaded(kind, own as u8, opp as u8) {
+            Ok(t) => Some(t),
+            Err(_) => {
+                self.tell_missing(kind, own, opp);
+                None
+            }
+        }
+    }
+
+    #[cold]
+    fn tell_missing(&self, kind: Kind, own: u32, opp: u32) {
+        let entry = &self.entries(kind)[at(own, opp)];
+        if entry.told.swap(true, Relaxed) {
+            return;
+        }
+        let path = self
+            .dir
+            .join(format::file_name_of(kind, own as u8, opp as u8));
+        let what = match self.loaded(kind, own as u8, opp as u8) {
+            Err(TbError::Missing(_)) => format!("{} is missing", path.display()),
+            Err(e) => e.to_string(),
+            Ok(_) => format!("{} was not checked", path.display()),
+        };
+        let consequence = match kind {
+            Kind::ToEnd => "its positions have no database value",
+            Kind::ToRemoval => {
+                "its wins and losses count under the N-move rules only when they end in time"
+            }
+        };
+        self.tell(&format!("{what}: {consequence}"));
+    }
+
+    fn tell(&self, what: &str) {
+        if let Some(notify) = &self.notify {
+            notify(what);
+        }
+    }
+
+    /// The `.tb` value of `own` to move against `opp`, if play may use
+    /// its table.
+    #[inline]
     pub fn probe_sets(&self, own: Bitboard, opp: Bitboard) -> Result<Value, &TbError> {
         let t = self.table(own.count() as u8, opp.count() as u8)?;
         Ok(t.value(own, opp))
     }
 
-    /// The value of a position for the side to move, if it is in the
-    /// moving phase (both hands empty, no removal owed, 3 to 9 pieces a
-    /// side) and its table is there. The rules must be the tables' (the
-    /// caller checks once with `TbRules::from_rules`).
-    pub fn probe(&self, pos: &Position) -> Option<Value> {
+    /// The moving-phase sets of a position (both hands empty, no removal
+    /// owed, 3 to 9 pieces a side): side to move's first.
+    #[inline]
+    fn moving_sets(pos: &Position) -> Option<(Bitboard, Bitboard)> {
         let us = pos.side_to_move();
         let them = us.opponent();
         if pos.in_hand(us) > 0 || pos.in_hand(them) > 0 || pos.pending_removals() > 0 {
@@ -108,17 +285,120 @@ impl Tablebases {
         }
         let (own, opp) = (pos.pieces(us), pos.pieces(them));
         let range = MIN_PIECES as u32..=MAX_PIECES as u32;
-        if !range.contains(&own.count()) || !range.contains(&opp.count()) {
-            return None;
-        }
-        self.probe_sets(own, opp).ok()
+        (range.contains(&own.count()) && range.contains(&opp.count())).then_some((own, opp))
     }
 
-    /// Whether the table of `own` against `opp` pieces (either side to
-    /// move) is there and opens.
+    /// The `.tb` value of a position for the side to move (without N-move
+    /// rules), if it is in the moving phase and play may use its table.
+    /// The rules must be the tables' (the caller checks once with
+    /// `TbRules::from_rules`).
+    #[inline]
+    pub fn probe(&self, pos: &Position) -> Option<Value> {
+        let (own, opp) = Tablebases::moving_sets(pos)?;
+        let t = self.usable(Kind::ToEnd, own.count(), opp.count())?;
+        Some(t.value(own, opp))
+    }
+
+    /// A position's value under the N-move limits these tables were
+    /// opened with, from its counter, if the databases hold it.
+    #[inline]
+    pub fn value(&self, pos: &Position) -> Option<TbValue> {
+        let (own, opp) = Tablebases::moving_sets(pos)?;
+        let (w, b) = (own.count(), opp.count());
+        let t = self.usable(Kind::ToEnd, w, b)?;
+        let pure = t.value(own, opp);
+        if pure == Value::Draw {
+            return Some(TbValue::combine(pure, None, 0, None, true, self.limits));
+        }
+        let exact = self.exact(w, b);
+        let limit = self.limits.limit(w, b);
+        let to_removal = match (exact, limit) {
+            (true, Some(_)) => self
+                .usable(Kind::ToRemoval, w, b)
+                .and_then(|z| format::dtz_decode(z.byte(own, opp))),
+            _ => None,
+        };
+        Some(TbValue::combine(
+            pure,
+            to_removal,
+            pos.rule50(),
+            limit,
+            exact,
+            self.limits,
+        ))
+    }
+
+    /// Whether the `.dtz` values of subspace `own-opp` are exact under the
+    /// limits: every subspace a removal leads into (from either side to
+    /// move, and on down) has no position that the rules draw from a
+    /// counter of 0, as its `.dtz` header's longest distances show.
+    #[inline]
+    fn exact(&self, own: u32, opp: u32) -> bool {
+        match self.exact[at(own, opp)].load(Relaxed) {
+            EXACT => true,
+            NOT_EXACT => false,
+            _ => self.find_exact(own, opp),
+        }
+    }
+
+    #[cold]
+    fn find_exact(&self, own: u32, opp: u32) -> bool {
+        let mut known = true;
+        let mut exact = true;
+        for (a, b) in plan(&[(own as u8, opp as u8)]) {
+            if (a as u32, b as u32) == (own.max(opp), own.min(opp)) {
+                continue;
+            }
+            for (x, y) in [(a as u32, b as u32), (b as u32, a as u32)] {
+                let Some(limit) = self.limits.limit(x, y) else {
+                    continue;
+                };
+                let entry = &self.dtz[at(x, y)];
+                if self.checked && entry.state.load(Acquire) == UNCHECKED && self.checks_running() {
+                    // Not decided yet: ask again later.
+                    known = false;
+                    continue;
+                }
+                match self.usable(Kind::ToRemoval, x, y) {
+                    Some(t) => {
+                        let h = &t.table.header;
+                        if h.max_win.max(h.max_loss) as u16 > limit {
+                            exact = false;
+                        }
+                    }
+                    None => exact = false,
+                }
+            }
+        }
+        if known || !exact {
+            let state = if exact { EXACT } else { NOT_EXACT };
+            self.exact[at(own, opp)].store(state, Relaxed);
+        }
+        exact && known
+    }
+
+    /// Whether the `.tb` table of `own` against `opp` pieces (either side
+    /// to move) is there and play may use it.
     pub fn holds(&self, own: u32, opp: u32) -> bool {
         let range = MIN_PIECES as u32..=MAX_PIECES as u32;
-        range.contains(&own) && range.contains(&opp) && self.table(own as u8, opp as u8).is_ok()
+        range.contains(&own) && range.contains(&opp) && self.usable(Kind::ToEnd, own, opp).is_some()
+    }
+
+    /// The files of these databases in the directory, `.tb` before `.dtz`,
+    /// smallest subspace first.
+    fn files(&self) -> Vec<(Kind, u8, u8)> {
+        let mut v = Vec::new();
+        for kind in [Kind::ToEnd, Kind::ToRemoval] {
+            for (own, opp) in plan(&[(MAX_PIECES, MAX_PIECES)]) {
+                for (a, b) in [(own, opp), (opp, own)] {
+                    let present = self.dir.join(format::file_name_of(kind, a, b)).exists();
+                    if present && !v.contains(&(kind, a, b)) {
+                        v.push((kind, a, b));
+                    }
+                }
+            }
+        }
+        v
     }
 
     /// Opens every database file in the directory (headers only: the
@@ -131,15 +411,15 @@ impl Tablebases {
             problems.push(format!("{}: no such directory", self.dir.display()));
             return (0, problems);
         }
-        for own in MIN_PIECES..=MAX_PIECES {
-            for opp in MIN_PIECES..=MAX_PIECES {
-                let path = self.dir.join(super::format::file_name(own, opp));
-                if !path.exists() {
-                    continue;
-                }
-                match self.table(own, opp) {
-                    Ok(_) => ok += 1,
-                    Err(e) => problems.push(e.to_string()),
+        for (kind, own, opp) in self.files() {
+            match self.loaded(kind, own, opp) {
+                Ok(_) => ok += 1,
+                Err(e) => {
+                    // Told here, to whoever opened the tables: not again.
+                    let entry = &self.entries(kind)[at(own as u32, opp as u32)];
+                    entry.state.store(BAD, Release);
+                    entry.told.store(true, Relaxed);
+                    problems.push(e.to_string());
                 }
             }
         }
@@ -149,20 +429,99 @@ impl Tablebases {
         (ok, problems)
     }
 
-    /// Whether `rules` are the rules these tables were built for.
-    pub fn fits(&self, rules: &Rules) -> bool {
-        TbRules::from_rules(rules).is_ok_and(|r| r == self.rules)
+    /// Checks every file in the directory now: opens it, checks its
+    /// checksum, and lets play use it if both pass. Returns the number of
+    /// files play may use and the problems (each also told).
+    pub fn check_all(&self) -> (usize, Vec<String>) {
+        let mut usable = 0;
+        let mut problems = Vec::new();
+        for (kind, own, opp) in self.files() {
+            let entry = &self.entries(kind)[at(own as u32, opp as u32)];
+            let verdict = match self.loaded(kind, own, opp) {
+                Ok(t) => t.table.verify_checksum().map_err(|e| e.to_string()),
+                Err(e) => Err(e.to_string()),
+            };
+            match verdict {
+                Ok(()) => {
+                    entry.state.store(TRUSTED, Release);
+                    usable += 1;
+                }
+                Err(e) => {
+                    entry.state.store(BAD, Release);
+                    if !entry.told.swap(true, Relaxed) {
+                        self.tell(&format!("{e}: the file is not used"));
+                    }
+                    problems.push(e);
+                }
+            }
+        }
+        self.forget_exactness();
+        self.checking.store(false, Release);
+        let (done, wake) = &self.checks_done;
+        *done.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        wake.notify_all();
+        (usable, problems)
     }
-}
 
-/// Whether a database win or loss `d` plies from `pos` (to the game's
-/// end, through every removal) ends before the shortest N-move limit can
-/// strike from the current counter: every removal resets the counter,
-/// and every later stretch is shorter than `d`.
-pub fn ends_in_time(rules: &Rules, pos: &Position, d: u8) -> bool {
-    let limit = [rules.n_move_rule, rules.endgame_n_move_rule]
-        .into_iter()
-        .filter(|&n| n > 0)
-        .min();
-    limit.is_none_or(|n| (pos.rule50() as u32 + d as u32) < n as u32)
+    /// Starts the background check of every file ([`Tablebases::check_all`]);
+    /// `on_done` gets its count of usable files and the problems.
+    pub fn start_checks(
+        self: &Arc<Self>,
+        on_done: impl FnOnce(usize, Vec<String>) + Send + 'static,
+    ) {
+        *self.checks_done.0.lock().unwrap_or_else(|e| e.into_inner()) = false;
+        self.checking.store(true, Release);
+        let tables = Arc::clone(self);
+        std::thread::spawn(move || {
+            let (usable, problems) = tables.check_all();
+            on_done(usable, problems);
+        });
+    }
+
+    #[inline]
+    fn checks_running(&self) -> bool {
+        self.checking.load(Acquire)
+    }
+
+    /// Waits until the background check has looked at every file.
+    pub fn wait_for_checks(&self) {
+        let (done, wake) = &self.checks_done;
+        let mut finished = done.lock().unwrap_or_else(|e| e.into_inner());
+        while !*finished {
+            finished = wake.wait(finished).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Stops using every opened file that was truncated or rewritten in
+    /// place since it was opened (a later read could kill the engine with
+    /// SIGBUS); each is told once. Cheap: one `fstat` per open file.
+    pub fn drop_changed_files(&self) {
+        let mut dropped = false;
+        for kind in [Kind::ToEnd, Kind::ToRemoval] {
+            for entry in self.entries(kind) {
+                let Some(Ok(t)) = entry.cell.get() else {
+                    continue;
+                };
+                if entry.state.load(Relaxed) != BAD && t.table.changed_on_disk() {
+                    entry.state.store(BAD, Release);
+                    dropped = true;
+                    if !entry.told.swap(true, Relaxed) {
+                        self.tell(&format!(
+                            "{} changed on disk while in use: the file is not used (set TablebasePath again to reload it)",
+                            t.table.path.display()
+                        ));
+                    }
+                }
+            }
+        }
+        if dropped {
+            self.forget_exactness();
+        }
+    }
+
+    fn forget_exactness(&self) {
+        for e in &self.exact {
+            e.store(EXACT_UNKNOWN, Relaxed);
+        }
+    }
 }

@@ -2,16 +2,21 @@
 //! its successors, which the rules core's own move generator finds
 //! (`Position::legal_moves`, `play_unchecked`), not the builder's
 //! un-moves; every slot's index round trip and one symmetric image per
-//! slot are checked, and the header's counts and checksum.
+//! slot are checked, and the header's counts and checksum. A `.dtz`
+//! table is checked the same way against its `.tb` table and its twin's
+//! `.dtz` table: a win's distance to the next removal is the least over
+//! the winning moves (a removal counts 1, any other move 1 more than the
+//! position it leads to), a loss's the most over all moves.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::build::{self, Event};
-use super::format::{TbError, Value};
-use super::probe::Tablebases;
+use super::format::{self, Kind, TbError, Value};
+use super::index::Subspace;
+use super::probe::{Loaded, Tablebases};
 use super::symmetry;
-use crate::core::{Bitboard, MoveList, Outcome};
+use crate::core::{Bitboard, MoveList, Outcome, Position, Rules};
 
 /// What went wrong in one table.
 #[derive(Debug, Default)]
@@ -31,7 +36,7 @@ impl Findings {
     }
 }
 
-/// Verifies table `own-opp` (and that the tables it reads open).
+/// Verifies the `.tb` table `own-opp` (and that the tables it reads open).
 pub fn verify_table(
     tbs: &Tablebases,
     own: u8,
@@ -39,39 +44,33 @@ pub fn verify_table(
     threads: usize,
     progress: &(dyn Fn(Event) + Sync),
 ) -> Result<Findings, TbError> {
-    let tb_rules = tbs.tb_rules();
-    let rules = tb_rules.game_rules();
-    let loaded = tbs
-        .table(own, opp)
-        .map_err(|e| TbError::Unusable(e.to_string()))?;
-    let sub = &loaded.sub;
-    let slots = loaded.table.slots();
+    verify_kind(tbs, Kind::ToEnd, own, opp, threads, progress)
+}
+
+/// Verifies table `own-opp` of kind `kind`.
+pub fn verify_kind(
+    tbs: &Tablebases,
+    kind: Kind,
+    own: u8,
+    opp: u8,
+    threads: usize,
+    progress: &(dyn Fn(Event) + Sync),
+) -> Result<Findings, TbError> {
+    let unusable = |e: &TbError| TbError::Unusable(e.to_string());
+    let tb = tbs.table(own, opp).map_err(unusable)?;
+    let dtz = match kind {
+        Kind::ToEnd => None,
+        Kind::ToRemoval => Some(tbs.dtz_table(own, opp).map_err(unusable)?),
+    };
+    let checked = dtz.unwrap_or(tb);
     let findings = Mutex::new(Findings::default());
-    if loaded.table.verify_checksum().is_err() {
-        findings.lock().expect("no panics").add(format!(
-            "{}: checksum mismatch",
-            loaded.table.path.display()
-        ));
-    }
-    let summary = build::summarise(sub, slots, tb_rules);
-    let h = &loaded.table.header;
-    if (
-        summary.wins,
-        summary.losses,
-        summary.draws,
-        summary.max_win,
-        summary.max_loss,
-    ) != (h.wins, h.losses, h.draws, h.max_win, h.max_loss)
-    {
-        findings
-            .lock()
-            .expect("no panics")
-            .add(format!("{own}-{opp}: header counts differ from the slots"));
-    }
+    check_header(tbs, tb, dtz, &mut findings.lock().expect("no panics"));
+    let sub = &checked.sub;
     progress(Event::Phase {
         label: "verify",
         total: sub.len(),
     });
+    let rules = tbs.tb_rules().game_rules();
     let next_class = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
@@ -87,14 +86,18 @@ pub fn verify_table(
                         if !sub.is_canonical(class, opp_set) {
                             return;
                         }
-                        let stored = Value::decode(slots[idx as usize]);
-                        let problem =
-                            check_slot(tbs, &rules, sub, idx, own_set, opp_set, stored, &mut moves);
+                        let slot = Slot {
+                            idx,
+                            own: own_set,
+                            opp: opp_set,
+                        };
+                        let problem = check_slot(tbs, &rules, sub, &slot, tb, dtz, &mut moves);
                         if let Some(p) = problem {
+                            let fen = build::fen(tbs.tb_rules(), own_set, opp_set);
                             findings
                                 .lock()
                                 .expect("no panics")
-                                .add(format!("{}: {p}", build::fen(tb_rules, own_set, opp_set)));
+                                .add(format!("{fen}: {p}"));
                         }
                     });
                     progress(Event::Advance(sub.per_class()));
@@ -105,18 +108,58 @@ pub fn verify_table(
     Ok(findings.into_inner().expect("no panics"))
 }
 
-/// Checks one slot; the problem, if any.
-#[allow(clippy::too_many_arguments)]
-fn check_slot(
-    tbs: &Tablebases,
-    rules: &crate::core::Rules,
-    sub: &super::index::Subspace,
+/// The checksum and the header's counts of the table checked.
+fn check_header(tbs: &Tablebases, tb: &Loaded, dtz: Option<&Loaded>, findings: &mut Findings) {
+    let checked = dtz.unwrap_or(tb);
+    if checked.table.verify_checksum().is_err() {
+        findings.add(format!(
+            "{}: checksum mismatch",
+            checked.table.path.display()
+        ));
+    }
+    let rules = tbs.tb_rules();
+    let summary = match dtz {
+        None => build::summarise(&tb.sub, tb.table.slots(), rules),
+        Some(z) => build::summarise_dtz(&tb.sub, tb.table.slots(), z.table.slots(), rules),
+    };
+    let h = &checked.table.header;
+    let (w, l) = match dtz {
+        // A `.dtz` header counts its decided classes as wins and its
+        // longest distance as both.
+        None => (summary.wins, summary.losses),
+        Some(_) => (summary.wins + summary.losses, 0),
+    };
+    let longest = summary.max_win.max(summary.max_loss);
+    let (max_w, max_l) = match dtz {
+        None => (summary.max_win, summary.max_loss),
+        Some(_) => (longest, 0),
+    };
+    if (w, l, summary.draws, max_w, max_l) != (h.wins, h.losses, h.draws, h.max_win, h.max_loss) {
+        findings.add(format!(
+            "{}: header counts differ from the slots",
+            checked.table.path.display()
+        ));
+    }
+}
+
+/// One slot of the table checked, with the position it holds.
+struct Slot {
     idx: u64,
     own: Bitboard,
     opp: Bitboard,
-    stored: Value,
+}
+
+/// Checks one slot; the problem, if any.
+fn check_slot(
+    tbs: &Tablebases,
+    rules: &Rules,
+    sub: &Subspace,
+    slot: &Slot,
+    tb: &Loaded,
+    dtz: Option<&Loaded>,
     moves: &mut MoveList,
 ) -> Option<String> {
+    let (own, opp, idx) = (slot.own, slot.opp, slot.idx);
     if sub.index(own, opp) != idx {
         return Some(format!("index round trip gives {}", sub.index(own, opp)));
     }
@@ -129,39 +172,117 @@ fn check_slot(
         return Some("the rules core refuses the position".into());
     };
     pos.legal_moves(rules, moves);
+    let pure = tb.value(own, opp);
+    match dtz {
+        None => {
+            let expected = match recompute(tbs, rules, &pos, moves, |s, _| s.value.one_ply_back()) {
+                Ok(v) => v,
+                Err(e) => return Some(e),
+            };
+            (expected != pure).then(|| format!("stored {pure:?}, successors give {expected:?}"))
+        }
+        Some(z) => {
+            let stored = format::dtz_decode(z.byte(own, opp));
+            let expected = match recompute(tbs, rules, &pos, moves, |v, removed| {
+                to_removal(tbs, v, removed)
+            }) {
+                Ok(v) => v,
+                Err(e) => return Some(e),
+            };
+            let agrees = match (pure, expected) {
+                (Value::Draw, _) => stored.is_none(),
+                (Value::Win(_), Value::Win(d)) | (Value::Loss(_), Value::Loss(d)) => {
+                    stored == Some(d)
+                }
+                _ => false,
+            };
+            (!agrees).then(|| {
+                format!("stored {pure:?} with {stored:?} to the next removal, successors give {expected:?}")
+            })
+        }
+    }
+}
+
+/// A move's distance to the next removal for the side that made it, from
+/// the value after it (`Value` as the `.tb` file has it, with the
+/// distance replaced by the `.dtz` one where the move removed nothing).
+fn to_removal(tbs: &Tablebases, after: Successor, removed: bool) -> Value {
+    let child = match after.value {
+        Value::Draw => return Value::Draw,
+        v => v,
+    };
+    if removed {
+        return match child {
+            Value::Loss(_) => Value::Win(1),
+            _ => Value::Loss(1),
+        };
+    }
+    let z = tbs
+        .dtz_table(after.own.count() as u8, after.opp.count() as u8)
+        .ok()
+        .and_then(|t| format::dtz_decode(t.byte(after.own, after.opp)));
+    let Some(z) = z else {
+        // No distance for a decided position: a mismatch shows it.
+        return Value::Draw;
+    };
+    match child {
+        Value::Loss(_) => Value::Win(z.saturating_add(1)),
+        _ => Value::Loss(z.saturating_add(1)),
+    }
+}
+
+/// A successor position: the sets of the side then to move and of the
+/// other, and its `.tb` value.
+#[derive(Clone, Copy)]
+struct Successor {
+    own: Bitboard,
+    opp: Bitboard,
+    value: Value,
+}
+
+/// The value of `pos` from its successors: the shortest win, else a draw,
+/// else the longest loss, each move's value for the mover given by
+/// `mover(successor, removed)` (a move that leaves two pieces wins at 1).
+fn recompute(
+    tbs: &Tablebases,
+    rules: &Rules,
+    pos: &Position,
+    moves: &MoveList,
+    mover: impl Fn(Successor, bool) -> Value,
+) -> Result<Value, String> {
     let mut best_win: Option<u8> = None;
     let mut draw = false;
-    let mut worst_loss: Option<u8> = None;
-    if moves.is_empty() {
-        worst_loss = Some(0);
-    }
+    let mut worst_loss: Option<u8> = if moves.is_empty() { Some(0) } else { None };
     for &m in moves.iter() {
         let next = pos.play_unchecked(rules, m);
         let us = pos.side_to_move();
         let ends_the_game = m.has_removal()
             && matches!(next.outcome(rules), Some(Outcome::Win { winner, .. }) if winner == us);
-        let mover_value = if ends_the_game {
+        let value = if ends_the_game {
             Value::Win(1)
         } else {
-            match tbs.probe_sets(next.pieces(us.opponent()), next.pieces(us)) {
-                Err(e) => return Some(format!("successor table: {e}")),
-                Ok(v) => v.one_ply_back(),
-            }
+            let (own, opp) = (next.pieces(us.opponent()), next.pieces(us));
+            let after = match tbs.probe_sets(own, opp) {
+                Err(e) => return Err(format!("successor table: {e}")),
+                Ok(v) => v,
+            };
+            let successor = Successor {
+                own,
+                opp,
+                value: after,
+            };
+            mover(successor, m.has_removal())
         };
-        match mover_value {
+        match value {
             Value::Win(d) => best_win = Some(best_win.map_or(d, |b| b.min(d))),
             Value::Draw => draw = true,
             Value::Loss(d) => worst_loss = Some(worst_loss.map_or(d, |w| w.max(d))),
         }
     }
-    let expected = match (best_win, draw, worst_loss) {
+    Ok(match (best_win, draw, worst_loss) {
         (Some(d), _, _) => Value::Win(d),
         (None, true, _) => Value::Draw,
         (None, false, Some(d)) => Value::Loss(d),
         (None, false, None) => Value::Draw,
-    };
-    if expected != stored {
-        return Some(format!("stored {stored:?}, successors give {expected:?}"));
-    }
-    None
+    })
 }

@@ -284,13 +284,32 @@ pub fn state(s: &Session, id: &str) -> Value {
         "evals": s.evals().iter().map(|e| e.map(eval_json)).collect::<Vec<_>>(),
         "search": search,
         "finished": finished,
-        "tablebase": tablebase::probe(pos, rules).map(|t| json!({
-            "result": t.result,
-            "plies": t.plies,
-            "moves": tablebase::move_values(pos, rules, &engine.legal_moves())
-                .into_iter()
-                .map(|(m, v)| json!({"move": m.to_string(), "result": v.result, "plies": v.plies}))
-                .collect::<Vec<_>>(),
-        })),
+        "tablebase": tablebase::probe(pos, rules).map(|(t, moves)| {
+            let mut value = tb_json(&t);
+            value["moves"] = moves
+                .iter()
+                .map(|(m, v)| {
+                    let mut mv = tb_json(v);
+                    mv["move"] = json!(m.to_string());
+                    mv
+                })
+                .collect::<Vec<_>>()
+                .into();
+            value
+        }),
+    })
+}
+
+/// A database answer as the page gets it: `result` under the N-move rules
+/// (`win`, `draw`, `loss`, or `unknown` where the databases cannot say),
+/// `plies` to the end of the game and `removal` to the next removal (or
+/// null), and `pure`, the value without the N-move rules where it differs
+/// (or null).
+fn tb_json(t: &tablebase::TbAnswer) -> Value {
+    json!({
+        "result": t.result,
+        "plies": t.plies,
+        "removal": t.removal,
+        "pure": t.pure,
     })
 }

@@ -37,9 +37,18 @@ pub struct GuiArgs {
 /// Runs `mulino gui`: serves until the process is stopped.
 pub fn run(args: GuiArgs) -> Result<(), ServerError> {
     if let Some(dir) = &args.tb {
-        match tablebase::open(dir) {
+        let checked = |usable: usize, refused: Vec<String>| {
+            println!(
+                "mulino gui: endgame databases checked: {usable} in use, {} not used",
+                refused.len()
+            );
+        };
+        match tablebase::open(dir, checked) {
             Ok((n, problems)) => {
-                println!("mulino gui: {n} endgame databases in {}", dir.display());
+                println!(
+                    "mulino gui: {n} endgame database files in {} (checking them)",
+                    dir.display()
+                );
                 for p in problems {
                     eprintln!("mulino gui: not used: {p}");
                 }

@@ -194,8 +194,8 @@ impl Session {
     pub fn new() -> Result<Session, SessionError> {
         let mut engine = Engine::new();
         engine.set(EngineOption::Hash, HASH_MB)?;
-        if let Some(dir) = super::tablebase::dir() {
-            engine.set(EngineOption::TablebasePath, &dir.to_string_lossy())?;
+        if let Some(tables) = super::tablebase::tables() {
+            engine.share_tablebases(std::sync::Arc::clone(tables));
         }
         Ok(Session {
             engine,

@@ -1,105 +1,107 @@
 //! The endgame databases in `mulino gui`: `--tb DIR` opens them once for
-//! the whole server ([`open`]); the page then shows the exact value and
-//! distance of every database position ([`probe`]), and each tab's engine
-//! plays from them (its `TablebasePath` is set to the same directory).
+//! the whole server ([`open`]) and checks every file's checksum in the
+//! background; the page then shows the value of every position they hold,
+//! and of every move, under the N-move rules ([`probe`], from the
+//! databases' one root probe), and each tab's engine plays from the same
+//! open tables (`Engine::share_tablebases`). A damaged file is left out;
+//! the rest serve.
 
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 use crate::core::{Move, Position, Rules};
 use crate::tb::probe::Tablebases;
-use crate::tb::{TbRules, Value};
+use crate::tb::root::probe_root;
+use crate::tb::{TbValue, Value, Wdl};
 
 /// The databases the server was started with, if any.
-static TABLES: OnceLock<(PathBuf, Tablebases)> = OnceLock::new();
+static TABLES: OnceLock<Arc<Tablebases>> = OnceLock::new();
 
 /// Opens the databases in `dir` (for the standard rules, the only ones
-/// built) for every session; files are read only when probed. Returns how
-/// many tables can serve and what is wrong with the others, or why none
-/// can.
-pub fn open(dir: &Path) -> Result<(usize, Vec<String>), String> {
-    let rules = TbRules::from_rules(&Rules::default()).map_err(|e| e.to_string())?;
-    let tables = Tablebases::new(dir, rules);
+/// built) for every session, and starts checking their checksums (a file
+/// is used once it has passed; `on_checked` gets the count in use and the
+/// problems). Returns how many files there are and what is wrong with any
+/// at once, or why none can serve.
+pub fn open(
+    dir: &Path,
+    on_checked: impl FnOnce(usize, Vec<String>) + Send + 'static,
+) -> Result<(usize, Vec<String>), String> {
+    let notify: crate::tb::probe::Notify =
+        Arc::new(|what: &str| eprintln!("mulino gui: endgame databases: {what}"));
+    let tables =
+        Tablebases::for_play(dir, &Rules::default(), Some(notify)).map_err(|e| e.to_string())?;
     let (found, problems) = tables.open_all();
     if found == 0 {
         return Err(problems.join("; "));
     }
-    let _ = TABLES.set((dir.to_path_buf(), tables));
+    let tables = Arc::new(tables);
+    tables.start_checks(on_checked);
+    let _ = TABLES.set(tables);
     Ok((found, problems))
 }
 
-/// The directory the databases came from, for each tab's engine.
-pub fn dir() -> Option<&'static Path> {
-    TABLES.get().map(|(dir, _)| dir.as_path())
+/// The open databases, for each tab's engine.
+pub fn tables() -> Option<&'static Arc<Tablebases>> {
+    TABLES.get()
 }
 
-/// What the databases know about a position, side to move's view.
+/// What the databases know about a position (or a move, for the side that
+/// plays it), side to move's view.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TbAnswer {
-    /// `"win"`, `"draw"` or `"loss"`.
+    /// `"win"`, `"draw"` or `"loss"` under the N-move rules from the
+    /// position's counter, or `"unknown"` where the databases cannot say
+    /// whether the rules draw a win or loss.
     pub result: &'static str,
-    /// Plies to the end of the game with best play (none for a draw).
+    /// Plies to the end of the game with best play, without the N-move
+    /// rules (none for a draw).
     pub plies: Option<u32>,
+    /// Plies to the next removal that keeps the win or loss, where known.
+    pub removal: Option<u32>,
+    /// The value without the N-move rules (`"win"`, `"loss"`), where it
+    /// is not `result`.
+    pub pure: Option<&'static str>,
 }
 
-impl From<Value> for TbAnswer {
-    fn from(value: Value) -> TbAnswer {
-        let (result, plies) = match value {
+impl From<TbValue> for TbAnswer {
+    fn from(v: TbValue) -> TbAnswer {
+        let (pure, plies) = match v.pure {
             Value::Win(d) => ("win", Some(d.into())),
             Value::Loss(d) => ("loss", Some(d.into())),
             Value::Draw => ("draw", None),
         };
-        TbAnswer { result, plies }
+        let result = v.rule.map_or("unknown", Wdl::name);
+        TbAnswer {
+            result,
+            plies,
+            removal: v.to_removal.map(u32::from),
+            pure: (pure != result).then_some(pure),
+        }
     }
 }
 
-/// The databases' value of `pos`, when they are open, fit `rules` and
-/// hold its subspace (both hands empty).
-fn value(pos: &Position, rules: &Rules) -> Option<Value> {
-    let (_, tables) = TABLES.get()?;
-    if !tables.fits(rules) {
+/// The databases' answer for `pos` and, best first, each legal move's,
+/// when they are open, fit `rules` and hold the position (both hands
+/// empty); a move they cannot value is left out of the list.
+pub fn probe(pos: &Position, rules: &Rules) -> Option<(TbAnswer, Vec<(Move, TbAnswer)>)> {
+    let tables = TABLES.get()?;
+    if !tables.fits(rules) || tables.limits() != crate::tb::NMoveLimits::of(rules) {
         return None;
     }
-    tables.probe(pos)
-}
-
-/// The databases' verdict on `pos`, side to move's view.
-pub fn probe(pos: &Position, rules: &Rules) -> Option<TbAnswer> {
-    value(pos, rules).map(TbAnswer::from)
-}
-
-/// Each legal move's value for the side that plays it, best first, when
-/// the databases hold the position and its successors.
-pub fn move_values(pos: &Position, rules: &Rules, legal: &[Move]) -> Vec<(Move, TbAnswer)> {
-    if value(pos, rules).is_none() {
-        return Vec::new();
-    }
-    let mut values: Vec<(Move, Value)> = legal
-        .iter()
-        .filter_map(|&m| {
-            let child = pos.play_unchecked(rules, m);
-            // A move that ends the game wins it (no draw ends a turn here).
-            if child.outcome(rules).is_some() {
-                return Some((m, Value::Win(1)));
-            }
-            Some((m, value(&child, rules)?.one_ply_back()))
-        })
-        .collect();
-    // Wins first, the shortest first; then draws; then losses, the longest first.
-    values.sort_by_key(|&(_, v)| match v {
-        Value::Win(d) => (0, i32::from(d)),
-        Value::Draw => (1, 0),
-        Value::Loss(d) => (2, -i32::from(d)),
-    });
-    values
+    let root = probe_root(tables, rules, pos);
+    let value = root.value?;
+    let moves = root
+        .moves
         .into_iter()
-        .map(|(m, v)| (m, TbAnswer::from(v)))
-        .collect()
+        .filter_map(|(m, v)| Some((m, TbAnswer::from(v?))))
+        .collect();
+    Some((TbAnswer::from(value), moves))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tb::TbRules;
     use crate::tb::build::{Options, build_pair};
 
     #[test]
@@ -108,7 +110,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         // An empty directory serves nothing, and says so.
-        assert!(open(&dir).is_err());
+        assert!(open(&dir, |_, _| {}).is_err());
         let opts = Options {
             dir: dir.clone(),
             threads: 1,
@@ -116,33 +118,44 @@ mod tests {
         };
         let rules = Rules::default();
         build_pair(TbRules::from_rules(&rules).unwrap(), 3, 3, &opts, &|_| {}).unwrap();
-        let (found, problems) = open(&dir).unwrap();
+        let (found, problems) = open(&dir, |_, _| {}).unwrap();
         assert_eq!((found, problems.len()), (1, 0));
-        assert_eq!(super::dir(), Some(dir.as_path()));
+        let tables = tables().unwrap();
+        tables.wait_for_checks();
+        assert_eq!(tables.dir(), dir.as_path());
         // White to move closes a mill that leaves Black two pieces.
         let fen = "@*@**@**/*****O**/OO****** w m s 3 0 3 0 0 0 0 0 0 0 0 0 1";
         let pos = Position::from_fen(fen, &rules).unwrap();
         let win = TbAnswer {
             result: "win",
             plies: Some(1),
+            removal: Some(1),
+            pure: None,
         };
-        assert_eq!(probe(&pos, &rules), Some(win.clone()));
+        let (value, moves) = probe(&pos, &rules).unwrap();
+        assert_eq!(value.result, "win");
+        assert_eq!(value.plies, Some(1));
         // Every move valued, the winning removals first.
         let mut list = crate::core::MoveList::new();
         pos.legal_moves(&rules, &mut list);
-        let values = move_values(&pos, &rules, &list);
-        assert_eq!(values.len(), list.len());
-        assert_eq!(values[0].0.to_string(), "b2-a7xd5");
-        assert_eq!(values[0].1, win);
-        assert!(values.iter().any(|(_, a)| a.result == "loss"));
+        assert_eq!(moves.len(), list.len());
+        assert_eq!(moves[0].0.to_string(), "b2-a7xd5");
+        assert_eq!(moves[0].1, win);
+        assert!(moves.iter().any(|(_, a)| a.result == "loss"));
         let black = Position::from_fen(&fen.replace(" w ", " b "), &rules).unwrap();
-        assert_eq!(probe(&black, &rules).map(|a| a.result), Some("loss"));
-        // Other rules, or a subspace not built: nothing.
+        assert_eq!(probe(&black, &rules).map(|a| a.0.result), Some("loss"));
+        // Other rules, other N-move limits, or a subspace not built:
+        // nothing.
         let no_fly = Rules {
             flying: false,
             ..rules
         };
         assert_eq!(probe(&pos, &no_fly), None);
+        let other_limit = Rules {
+            n_move_rule: 40,
+            ..rules
+        };
+        assert_eq!(probe(&pos, &other_limit), None);
         assert_eq!(probe(&Position::startpos(&rules), &rules), None);
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -146,6 +146,26 @@ impl Engine {
         self.sync()
     }
 
+    /// Points the engine at the databases in `dir` and waits until it has
+    /// checked them: every line it said, the last one the notice that the
+    /// check is over (or the error that none could be used).
+    pub fn use_tablebases(&mut self, dir: &std::path::Path) -> Vec<String> {
+        self.send(&format!(
+            "setoption name TablebasePath value {}",
+            dir.display()
+        ));
+        self.read_until(|l| {
+            let none_used = [
+                "no such directory",
+                "no database files",
+                "have no databases",
+            ]
+            .iter()
+            .any(|why| l.contains(why));
+            l.contains("files checked") || (l.contains("error: TablebasePath") && none_used)
+        })
+    }
+
     /// The `d` command's whole answer.
     pub fn display(&mut self) -> Vec<String> {
         self.send("d");

@@ -162,6 +162,13 @@ impl Position {
         self.rule50
     }
 
+    /// The same position with the N-move counter (FEN field 16) at
+    /// `plies` (the key does not depend on it).
+    pub fn with_rule50(mut self, plies: u16) -> Position {
+        self.rule50 = plies;
+        self
+    }
+
     #[inline]
     pub fn fullmove(&self) -> u16 {
         self.fullmove

@@ -67,8 +67,11 @@ pub struct Session {
 
 impl Session {
     pub fn new(out: Out) -> Session {
+        let mut engine = Engine::new();
+        let notices = out.clone();
+        engine.set_notifier(Arc::new(move |n| notices.line(&output::notice_line(&n))));
         Session {
-            engine: Engine::new(),
+            engine,
             out,
             go_started: Instant::now(),
             infinite: false,

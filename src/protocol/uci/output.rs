@@ -4,9 +4,9 @@ use std::fmt::Write as _;
 
 use crate::core::OptionKind;
 use crate::core::{Color, Game, Point};
-use crate::engine::{EngineOption, PerftReport};
+use crate::engine::{EngineOption, Notice, PerftReport};
 use crate::search::{Bound, Info, Score};
-use crate::tb::Value;
+use crate::tb::{TbValue, Value, Wdl};
 
 pub fn option_line(option: EngineOption) -> String {
     let mut s = format!("option name {} type ", option.name());
@@ -101,20 +101,41 @@ pub fn board_drawing(game: &Game) -> String {
 }
 
 /// The `d` command's full answer.
-/// A database value for `tbprobe` and `d`: `win 25`, `loss 24`, `draw`,
-/// or `unknown` (no file, or not a moving-phase position).
-pub fn tb_value(v: Option<Value>) -> String {
-    match v {
-        Some(Value::Win(d)) => format!("win {d}"),
-        Some(Value::Loss(d)) => format!("loss {d}"),
-        Some(Value::Draw) => "draw".to_string(),
+/// A database value for `tbprobe` and `d`, under the N-move rules from
+/// the position's counter: `win 25 removal 11` (plies to the end of the
+/// game, then to the next removal that keeps the win), `loss 24 removal
+/// 8`, `draw`; where the rules change the value, the value without them
+/// follows: `draw pure win 57 removal 33`; where the databases cannot say
+/// whether the rules change it, `unknown pure win 57`; `unknown` where
+/// they do not hold the position.
+pub fn tb_value(v: Option<TbValue>) -> String {
+    let Some(v) = v else {
+        return "unknown".to_string();
+    };
+    let mut s = match v.rule {
+        Some(r) => r.name().to_string(),
         None => "unknown".to_string(),
+    };
+    let pure = match v.pure {
+        Value::Win(d) => Some(("win", d)),
+        Value::Loss(d) => Some(("loss", d)),
+        Value::Draw => None,
+    };
+    if let Some((name, d)) = pure {
+        if v.rule != Some(Wdl::of(v.pure)) {
+            let _ = write!(s, " pure {name}");
+        }
+        let _ = write!(s, " {d}");
+        if let Some(z) = v.to_removal {
+            let _ = write!(s, " removal {z}");
+        }
     }
+    s
 }
 
 /// The board and the position's facts; `tb` is the database value when
 /// databases are in use.
-pub fn display(game: &Game, tb: Option<Option<Value>>) -> String {
+pub fn display(game: &Game, tb: Option<Option<TbValue>>) -> String {
     let pos = game.position();
     let rules = game.rules();
     let mut s = board_drawing(game);
@@ -151,11 +172,7 @@ pub fn display(game: &Game, tb: Option<Option<Value>>) -> String {
         .map_or_else(|| "in play".to_string(), |o| o.describe());
     let _ = writeln!(s, "Status: {status}");
     if let Some(v) = tb {
-        let _ = writeln!(
-            s,
-            "Tablebase: {} (plies to the end of the game)",
-            tb_value(v)
-        );
+        let _ = writeln!(s, "Tablebase: {}", tb_value(v));
     }
     let legal = if game.outcome().is_some() {
         0
@@ -196,4 +213,18 @@ pub fn perft_report(r: &PerftReport) -> String {
     let _ = writeln!(s, "\nNodes searched: {total}");
     let _ = write!(s, "Time: {ms} ms, {nps} nodes per second");
     s
+}
+
+/// A notice the engine gives on its own (the databases' background
+/// check), as an `info string` line.
+pub fn notice_line(n: &Notice) -> String {
+    match n {
+        Notice::TablebaseProblem(what) => format!("info string error: TablebasePath: {what}"),
+        Notice::TablebasesChecked { usable, refused: 0 } => {
+            format!("info string TablebasePath: {usable} files checked, all in use")
+        }
+        Notice::TablebasesChecked { usable, refused } => format!(
+            "info string TablebasePath: {usable} files checked and in use, {refused} not used"
+        ),
+    }
 }

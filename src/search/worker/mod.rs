@@ -17,7 +17,7 @@ use super::picker::BufferPool;
 use super::repetition::RepetitionTracker;
 use super::{Limits, MATE, MAX_PLY, SearchShared};
 use crate::core::{Move, Outcome, Position, Rules};
-use crate::tb::Value;
+use crate::tb::TbValue;
 
 /// The score of a node whose side to move has no legal move, `ply` plies
 /// from the root, as the rules judge it (`Position::outcome`): a blocked
@@ -137,10 +137,22 @@ impl<'a> Worker<'a> {
     /// The databases' value of `pos`, if they hold it (counted in
     /// `tbhits`).
     #[inline]
-    fn probe(&self, pos: &Position) -> Option<Value> {
-        let value = self.limits.tablebases.as_deref()?.probe(pos)?;
+    fn probe(&self, pos: &Position) -> Option<TbValue> {
+        let value = self.limits.tablebases.as_deref()?.value(pos)?;
         self.shared.tbhits.fetch_add(1, Relaxed);
         Some(value)
+    }
+
+    /// The score of a database value that is not a draw (see
+    /// `search::tb_value_score`).
+    #[inline]
+    fn tb_value_score(&self, pos: &Position, value: TbValue, ply: usize) -> i32 {
+        let limits = self
+            .limits
+            .tablebases
+            .as_deref()
+            .map_or(crate::tb::NMoveLimits::NONE, |tb| tb.limits());
+        crate::search::tb_value_score(value, limits, pos.rule50(), ply)
     }
 }
 

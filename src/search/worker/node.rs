@@ -10,9 +10,9 @@ use crate::search::params::{
     BLOCK_EXTENSION, LMR_MIN_DEPTH, LMR_MIN_MOVES, RFP_MARGIN, RFP_MAX_DEPTH, TB_PLACING_HORIZON,
 };
 use crate::search::picker::{MovePicker, Picked};
+use crate::search::tablebase::is_draw;
 use crate::search::tt::{Bound, TtHit};
 use crate::search::{INFINITY, MATE, MATE_BOUND, MAX_PLY, draw_scaled, draw_window};
-use crate::tb::Value;
 
 /// Late-move reductions by depth and move number: about
 /// `0.75 + ln(depth) * ln(moves) / 2.25` plies, built at compile time.
@@ -149,8 +149,8 @@ impl Worker<'_> {
         // (the draws below it score on the same scale as the leaves).
         let (mut a, mut b, mut scaling) = (alpha, beta, false);
         if let Some(value) = self.probe(pos) {
-            if value != Value::Draw {
-                return crate::search::tb_value_score(&self.rules, pos, value, ply);
+            if !is_draw(&value) {
+                return self.tb_value_score(pos, value, ply);
             }
             if !self.under_draw {
                 (a, b) = match draw_window(alpha, beta) {

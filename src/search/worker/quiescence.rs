@@ -5,8 +5,8 @@ use super::{Worker, no_move_score};
 use crate::core::{Position, Rules};
 use crate::search::eval::{evaluate, evaluate_full};
 use crate::search::params::QS_MAX_PLY;
+use crate::search::tablebase::is_draw;
 use crate::search::{MATE, MAX_PLY, draw_scaled};
-use crate::tb::Value;
 
 impl Worker<'_> {
     /// Quiescence: the static evaluation, or better by following mill
@@ -30,10 +30,10 @@ impl Worker<'_> {
         // node quiescence started from was probed by `negamax`).
         if qply > 0 {
             if let Some(value) = self.probe(pos) {
-                return match value {
-                    Value::Draw if self.under_draw => evaluate(pos, &self.rules),
-                    Value::Draw => draw_scaled(evaluate(pos, &self.rules)),
-                    _ => crate::search::tb_value_score(&self.rules, pos, value, ply),
+                return match is_draw(&value) {
+                    true if self.under_draw => evaluate(pos, &self.rules),
+                    true => draw_scaled(evaluate(pos, &self.rules)),
+                    false => self.tb_value_score(pos, value, ply),
                 };
             }
         }

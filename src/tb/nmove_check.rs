@@ -1,0 +1,404 @@
+//! An exhaustive check of the databases' values under the N-move rules
+//! (`tb::rule`, from the `.tb` and `.dtz` files) against a rule-aware
+//! minimax written apart from the builder: no un-moves, no `.dtz` file,
+//! only the rules core's own move generation.
+//!
+//! For every position `P` of a subspace and every number `r` of plies left
+//! before the N-move rule draws, the minimax computes `V(P, r)` layer by
+//! layer: `V(P, 0)` is a loss for a side with no legal move and a draw
+//! otherwise; `V(P, r)` is the best of the moves, where a move that removes
+//! nothing leads to `V(P', r - 1)` and one that removes leads to the
+//! smaller subspace's position at a counter of 0, `V(P'', limit)` (its own
+//! limit), which the same minimax gave before. A position decided at `r`
+//! stays decided for every larger `r` (more room only helps the side that
+//! can force a removal), so each position has one threshold, the least `r`
+//! at which it is decided, and the layers stop when one decides nothing.
+//! The `.tb` values serve only to skip the draws without N-move rules,
+//! which no rule can turn into wins (`tb verify` checks those values
+//! against the same move generation).
+//!
+//! The engine's value at counter `c` is then compared with `V(P, limit -
+//! c)` at every counter where either could change: 0, the last one before
+//! the limit, and both sides of the minimax's threshold (both are
+//! monotone in the counter, so agreeing there is agreeing at all).
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+
+use super::build::{self, plan};
+use super::format::Value;
+use super::index::Subspace;
+use super::probe::Tablebases;
+use super::root::probe_root;
+use super::rule::{NMoveLimits, Wdl};
+use crate::core::{MoveList, Outcome, Position, Rules};
+
+/// What the check found in one subspace.
+#[derive(Clone, Debug, Default)]
+pub struct SubspaceCheck {
+    pub own: u8,
+    pub opp: u8,
+    /// Classes of the subspace.
+    pub classes: u64,
+    /// (position, counter) pairs compared with the engine's value.
+    pub compared: u64,
+    /// Wins and losses without N-move rules that the rules draw from a
+    /// counter of 0.
+    pub wins_drawn: u64,
+    pub losses_drawn: u64,
+    /// (position, counter) pairs of such wins that the rules draw.
+    pub win_counters_drawn: u64,
+    /// The largest threshold of the subspace.
+    pub longest: u16,
+    /// Values the engine gives that the minimax does not (the first few
+    /// of these and the next, as text).
+    pub mismatches: u64,
+    /// Values the engine cannot give where the minimax can (its `.dtz`
+    /// values are not exact under these limits).
+    pub unknown: u64,
+    pub first: Vec<String>,
+}
+
+/// A threshold: 0 undecided (a draw for every `r`), else `1 + 2 t + win`.
+type Code = u16;
+
+#[inline]
+fn decided_by(c: Code, r: u32) -> Option<Wdl> {
+    if c == 0 || ((c - 1) >> 1) as u32 > r {
+        return None;
+    }
+    Some(if c & 1 == 0 { Wdl::Win } else { Wdl::Loss })
+}
+
+/// Checks every subspace of `targets` and those their removals lead into,
+/// smallest first, under `rules`' N-move limits, against the tables in
+/// `tables` (opened for play under the same rules, already checked).
+pub fn check(
+    tables: &Tablebases,
+    rules: &Rules,
+    targets: &[(u8, u8)],
+    threads: usize,
+    mut each: impl FnMut(&SubspaceCheck),
+) -> Vec<SubspaceCheck> {
+    let limits = NMoveLimits::of(rules);
+    let mut done: HashMap<(u8, u8), Vec<Code>> = HashMap::new();
+    let mut reports = Vec::new();
+    for (a, b) in plan(targets) {
+        let pair: Vec<(u8, u8)> = if a == b {
+            vec![(a, b)]
+        } else {
+            vec![(a, b), (b, a)]
+        };
+        let codes = solve_pair(tables, rules, limits, &pair, &done, threads);
+        for (&(own, opp), c) in pair.iter().zip(codes) {
+            let report = compare(tables, rules, limits, own, opp, &c, threads);
+            each(&report);
+            reports.push(report);
+            done.insert((own, opp), c);
+        }
+    }
+    reports
+}
+
+/// The thresholds of one pair of subspaces, layer by layer.
+fn solve_pair(
+    tables: &Tablebases,
+    rules: &Rules,
+    limits: NMoveLimits,
+    pair: &[(u8, u8)],
+    done: &HashMap<(u8, u8), Vec<Code>>,
+    threads: usize,
+) -> Vec<Vec<Code>> {
+    let subs: Vec<Subspace> = pair
+        .iter()
+        .map(|&(a, b)| Subspace::new(a, b).expect("valid counts"))
+        .collect();
+    let codes: Vec<Vec<std::sync::atomic::AtomicU16>> = subs
+        .iter()
+        .map(|s| (0..s.len()).map(|_| Default::default()).collect())
+        .collect();
+    let tb_rules = tables.tb_rules();
+    let mut r: u32 = 0;
+    loop {
+        let found = AtomicU64::new(0);
+        for (i, sub) in subs.iter().enumerate() {
+            let twin = if subs.len() == 1 { 0 } else { 1 - i };
+            let next_class = AtomicUsize::new(0);
+            std::thread::scope(|scope| {
+                for _ in 0..threads.max(1) {
+                    scope.spawn(|| {
+                        let mut moves = MoveList::new();
+                        loop {
+                            let class = next_class.fetch_add(1, Relaxed);
+                            if class >= sub.own_classes() {
+                                break;
+                            }
+                            let own = sub.own_set(class);
+                            sub.for_each_in_class(class, |idx, opp| {
+                                if !sub.is_canonical(class, opp)
+                                    || codes[i][idx as usize].load(Relaxed) != 0
+                                    || matches!(tables.probe_sets(own, opp), Ok(Value::Draw))
+                                {
+                                    return;
+                                }
+                                let Some(pos) = build::position(tb_rules, own, opp) else {
+                                    return;
+                                };
+                                let v = layer_value(
+                                    rules,
+                                    limits,
+                                    &pos,
+                                    r,
+                                    &mut moves,
+                                    |child, removed| {
+                                        let us = child.side_to_move();
+                                        let (o, p) =
+                                            (child.pieces(us), child.pieces(us.opponent()));
+                                        if removed {
+                                            let key = (o.count() as u8, p.count() as u8);
+                                            let c = Subspace::new(key.0, key.1)
+                                                .map(|s| done[&key][s.index(o, p) as usize])
+                                                .unwrap_or(0);
+                                            let limit = limits.limit(o.count(), p.count());
+                                            limit.map_or_else(
+                                                || decided_by(c, u32::MAX),
+                                                |n| decided_by(c, n as u32),
+                                            )
+                                        } else {
+                                            let c = codes[twin][subs[twin].index(o, p) as usize]
+                                                .load(Relaxed);
+                                            // Only what layer r - 1 knew.
+                                            r.checked_sub(1).and_then(|prev| decided_by(c, prev))
+                                        }
+                                    },
+                                );
+                                if let Some(w) = v {
+                                    let code = 1 + 2 * r as Code + (w == Wdl::Win) as Code;
+                                    codes[i][idx as usize].store(code, Relaxed);
+                                    found.fetch_add(1, Relaxed);
+                                }
+                            });
+                        }
+                    });
+                }
+            });
+        }
+        if found.into_inner() == 0 && r > 0 {
+            break;
+        }
+        r += 1;
+    }
+    codes
+        .into_iter()
+        .map(|v| v.into_iter().map(|a| a.into_inner()).collect())
+        .collect()
+}
+
+/// `V(pos, r)` where it is decided: `None` for a draw. `child(next,
+/// removed)` gives the decided value of a successor for its side to move.
+fn layer_value(
+    rules: &Rules,
+    _limits: NMoveLimits,
+    pos: &Position,
+    r: u32,
+    moves: &mut MoveList,
+    child: impl Fn(&Position, bool) -> Option<Wdl>,
+) -> Option<Wdl> {
+    pos.legal_moves(rules, moves);
+    if moves.is_empty() {
+        return Some(Wdl::Loss);
+    }
+    if r == 0 {
+        return None;
+    }
+    let us = pos.side_to_move();
+    let mut all_lose = true;
+    for &m in moves.iter() {
+        let next = pos.play_unchecked(rules, m);
+        if matches!(next.outcome(rules), Some(Outcome::Win { winner, .. }) if winner == us) {
+            return Some(Wdl::Win);
+        }
+        match child(&next, m.has_removal()) {
+            Some(Wdl::Loss) => return Some(Wdl::Win),
+            Some(Wdl::Win) => {}
+            _ => all_lose = false,
+        }
+    }
+    all_lose.then_some(Wdl::Loss)
+}
+
+/// Compares the engine's values of subspace `own-opp` with the minimax's.
+fn compare(
+    tables: &Tablebases,
+    rules: &Rules,
+    limits: NMoveLimits,
+    own: u8,
+    opp: u8,
+    codes: &[Code],
+    threads: usize,
+) -> SubspaceCheck {
+    let sub = Subspace::new(own, opp).expect("valid counts");
+    let limit = limits.limit(own as u32, opp as u32);
+    let report = Mutex::new(SubspaceCheck {
+        own,
+        opp,
+        ..SubspaceCheck::default()
+    });
+    let tb_rules = tables.tb_rules();
+    let next_class = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                let mut mine = SubspaceCheck::default();
+                loop {
+                    let class = next_class.fetch_add(1, Relaxed);
+                    if class >= sub.own_classes() {
+                        break;
+                    }
+                    let own_set = sub.own_set(class);
+                    sub.for_each_in_class(class, |idx, opp_set| {
+                        if !sub.is_canonical(class, opp_set) {
+                            return;
+                        }
+                        mine.classes += 1;
+                        let Some(pos) = build::position(tb_rules, own_set, opp_set) else {
+                            return;
+                        };
+                        let code = codes[idx as usize];
+                        compare_one(tables, rules, &pos, code, limit, idx, &mut mine);
+                    });
+                }
+                let mut r = report.lock().expect("no panics");
+                r.classes += mine.classes;
+                r.compared += mine.compared;
+                r.wins_drawn += mine.wins_drawn;
+                r.losses_drawn += mine.losses_drawn;
+                r.win_counters_drawn += mine.win_counters_drawn;
+                r.longest = r.longest.max(mine.longest);
+                r.mismatches += mine.mismatches;
+                r.unknown += mine.unknown;
+                for f in mine.first {
+                    if r.first.len() < 10 {
+                        r.first.push(f);
+                    }
+                }
+            });
+        }
+    });
+    report.into_inner().expect("no panics")
+}
+
+/// Compares one position at the counters where a value can change, and
+/// (for every 64th position) its moves' values from the root probe.
+fn compare_one(
+    tables: &Tablebases,
+    rules: &Rules,
+    pos: &Position,
+    code: Code,
+    limit: Option<u16>,
+    idx: u64,
+    out: &mut SubspaceCheck,
+) {
+    let t = (code != 0).then(|| (code - 1) >> 1);
+    if let Some(t) = t {
+        out.longest = out.longest.max(t);
+    }
+    let Some(limit) = limit else {
+        // No limit here: every counter is the same.
+        check_at(tables, pos, code, u32::MAX, 0, out);
+        return;
+    };
+    let pure = tables.probe(pos).unwrap_or(Value::Draw);
+    if let Some(t) = t {
+        if t > limit {
+            match pure {
+                Value::Win(_) => out.wins_drawn += 1,
+                _ => out.losses_drawn += 1,
+            }
+        }
+        if matches!(pure, Value::Win(_)) {
+            // Drawn at the counters c with t > limit - c.
+            out.win_counters_drawn += if t > limit {
+                limit as u64
+            } else {
+                (t as u64).saturating_sub(1)
+            };
+        }
+    } else if pure != Value::Draw {
+        // Decided without the rules, never with them: drawn at every counter.
+        match pure {
+            Value::Win(_) => {
+                out.wins_drawn += 1;
+                out.win_counters_drawn += limit as u64;
+            }
+            _ => out.losses_drawn += 1,
+        }
+    }
+    let mut counters = vec![0, limit - 1];
+    if let Some(t) = t {
+        for c in [limit as i32 - t as i32, limit as i32 - t as i32 + 1] {
+            if (0..limit as i32).contains(&c) {
+                counters.push(c as u16);
+            }
+        }
+    }
+    counters.sort_unstable();
+    counters.dedup();
+    for c in counters {
+        check_at(tables, pos, code, (limit - c) as u32, c, out);
+    }
+    if idx % 64 == 0 {
+        check_moves(tables, rules, pos, out);
+    }
+}
+
+/// Whether the engine's value at counter `counter` is `V(pos, left)`.
+fn check_at(
+    tables: &Tablebases,
+    pos: &Position,
+    code: Code,
+    left: u32,
+    counter: u16,
+    out: &mut SubspaceCheck,
+) {
+    out.compared += 1;
+    let at = pos.with_rule50(counter);
+    let want = decided_by(code, left).unwrap_or(Wdl::Draw);
+    let got = tables.value(&at).and_then(|v| v.rule);
+    if got != Some(want) {
+        match got {
+            None => out.unknown += 1,
+            Some(_) => out.mismatches += 1,
+        }
+        if out.first.len() < 10 {
+            out.first.push(format!(
+                "{} counter {counter}: the engine says {got:?}, the minimax {want:?}",
+                at.fen(&Rules::default())
+            ));
+        }
+    }
+}
+
+/// The root probe's value of each move against the engine's value of the
+/// position it leads to (which `check_at` compares with the minimax).
+fn check_moves(tables: &Tablebases, rules: &Rules, pos: &Position, out: &mut SubspaceCheck) {
+    let probe = probe_root(tables, rules, pos);
+    for (m, v) in &probe.moves {
+        let next = pos.play_unchecked(rules, *m);
+        let expected = if next.material(next.side_to_move()) < Rules::MIN_PIECES as u32 {
+            Some(Wdl::Win)
+        } else {
+            tables.value(&next).and_then(|c| c.rule).map(Wdl::flip)
+        };
+        if v.and_then(|v| v.rule) != expected {
+            out.mismatches += 1;
+            if out.first.len() < 10 {
+                out.first.push(format!(
+                    "{} move {m}: the root probe says {v:?}",
+                    pos.fen(&Rules::default())
+                ));
+            }
+        }
+    }
+}

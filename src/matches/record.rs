@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use super::openings::Opening;
-use crate::core::{Color, Move, Outcome};
+use crate::core::{Color, DrawReason, Move, Outcome};
 
 /// One game to play.
 #[derive(Clone, Debug)]
@@ -138,6 +138,23 @@ impl Termination {
             Termination::Adjudicated { .. } => "adjudication",
             Termination::Fault { fault, .. } => fault.keyword(),
         }
+    }
+
+    /// The keyword `text` names (as a report reads back), if it is one.
+    pub fn keyword_named(text: &str) -> Option<&'static str> {
+        let rules = [
+            Termination::Rules(Outcome::Draw(DrawReason::FullBoard)),
+            Termination::MaxMoves,
+            Termination::Adjudicated { winner: None },
+        ];
+        rules
+            .into_iter()
+            .chain(Fault::ALL.map(|fault| Termination::Fault {
+                side: Color::White,
+                fault,
+            }))
+            .map(Termination::keyword)
+            .find(|k| *k == text)
     }
 
     /// White's half points: 2 for a win, 1 for a draw, 0 for a loss.

@@ -24,14 +24,17 @@ use super::record::GameRecord;
 use super::referee::Referee;
 use super::report;
 use super::slot::{Slot, start_engine};
-use super::tally::Tally;
+use super::tally::{GameSummary, Tally};
 
 /// The outcome of a match.
 pub struct MatchSummary {
     pub names: Vec<String>,
     pub tally: Tally,
+    /// The games this run was to play (its slice's, with `--shard`).
     pub planned: usize,
     pub elapsed_s: f64,
+    /// [`openings::digest`] of the whole match's openings.
+    pub openings_digest: u64,
 }
 
 /// The schedule: for each pair, for each pairing, a game with the first
@@ -145,7 +148,7 @@ pub fn run_match(config: &Config) -> anyhow::Result<MatchSummary> {
     let started = Instant::now();
     let registry = Arc::new(Registry::new());
     let (first_slot, names) = start_engines(config, &registry)?;
-    let jobs = plan_games(config)?;
+    let (jobs, openings_digest) = plan_games(config)?;
     let planned = jobs.len();
     let pgn = PgnSink::create(config.pgn.as_deref())?;
     let mut results = Results::new(config, &names, planned, pgn);
@@ -160,6 +163,7 @@ pub fn run_match(config: &Config) -> anyhow::Result<MatchSummary> {
         tally,
         planned,
         elapsed_s: started.elapsed().as_secs_f64(),
+        openings_digest,
     })
 }
 
@@ -208,8 +212,9 @@ fn start_engines(config: &Config, registry: &Arc<Registry>) -> anyhow::Result<(S
 }
 
 /// The openings, one per pair of games, and the games scheduled over
-/// them; an error for an opening an engine's protocol cannot be sent.
-fn plan_games(config: &Config) -> anyhow::Result<Vec<GameJob>> {
+/// them (those of its slice, with `--shard`), with the openings' digest;
+/// an error for an opening an engine's protocol cannot be sent.
+fn plan_games(config: &Config) -> anyhow::Result<(Vec<GameJob>, u64)> {
     let pairs = config.games.div_ceil(2) as usize;
     let openings = openings::for_pairs(&config.openings, &config.rules, config.seed, pairs)?;
     if let Some(spec) = config.engines.iter().find(|e| e.proto == Proto::Gbgp)
@@ -222,7 +227,12 @@ fn plan_games(config: &Config) -> anyhow::Result<Vec<GameJob>> {
                 .unwrap_or(&spec.cmd.display().to_string())
         );
     }
-    Ok(schedule(config, &openings))
+    let mut jobs = schedule(config, &openings);
+    if let Some(shard) = config.shard {
+        // Game numbers stay those of the whole match.
+        jobs.retain(|job| shard.holds(job.pair));
+    }
+    Ok((jobs, openings::digest(&openings)))
 }
 
 /// Plays `jobs` on `--concurrency` worker threads (the first with
@@ -320,8 +330,13 @@ impl<'a> Results<'a> {
             return;
         };
         let config = self.config;
-        if self.tally.add(&record, config.sprt.as_ref())
+        // A slice plays all its games: the test is decided over the
+        // merged slices, which is the whole match.
+        if self
+            .tally
+            .add(GameSummary::from_record(&record), config.sprt.as_ref())
             && self.tally.pairings.iter().any(|p| p.decision.is_some())
+            && config.shard.is_none()
         {
             stop.store(true, Ordering::Relaxed);
         }
@@ -342,7 +357,13 @@ impl<'a> Results<'a> {
     /// Prints the progress line after the game just added.
     fn progress(&mut self) {
         let last = self.tally.games.last().expect("just added");
-        let line = report::progress_line(self.config, self.names, &self.tally, self.planned, last);
+        let line = report::progress_line(
+            self.config.sprt,
+            self.names,
+            &self.tally,
+            self.planned,
+            last,
+        );
         // A closed stdout is no reason to stop the match.
         let _ = if self.terminal {
             write!(self.stdout, "\r\x1b[2K{line}")

@@ -428,13 +428,20 @@ mod tests {
         config("--engine cmd=a --engine cmd=b proto=gbgp --depth 1 --variant twelve")
             .expect("GBGP knows Twelve Men's Morris");
         config("--engine cmd=a --engine cmd=b proto=Sanmill --depth 1").expect("valid");
+        for words in ["--variant el-filja", "--variant twelve --rule Flying=false"] {
+            config(&format!(
+                "--engine cmd=a --engine cmd=b proto=sanmill --depth 1 {words}"
+            ))
+            .expect("Sanmill knows every variant");
+        }
         let refused = [
             "proto=gbgp --depth 1 --variant morabaraba",
             "proto=gbgp --depth 1 --rule NMoveRule=40",
             "proto=gbgp --tc 10+0.1",
             "proto=gbgp --nodes 1000",
-            "proto=sanmill --depth 1 --variant twelve",
-            "proto=sanmill --depth 1 --rule Flying=false",
+            "proto=sanmill --depth 1 --rule NMoveRule=0",
+            "proto=sanmill --depth 1 --rule EndgameNMoveRule=3",
+            "proto=sanmill option.MayFly=false --depth 1",
         ];
         for words in refused {
             let e = config(&format!("--engine cmd=a --engine cmd=b {words}"));

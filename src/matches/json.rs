@@ -191,7 +191,29 @@ pub fn document(info: &MatchInfo, tally: &Tally, planned: usize, elapsed_s: f64)
         ("by_colour", wdl(&tally.white)),
         ("terminations", terminations),
         ("games", games(&names, tally)),
+        ("not_counted", not_counted(&names, tally)),
     ])
+}
+
+/// `not_counted`: the games not played because an engine did not play
+/// the referee's rules, in game order.
+fn not_counted(names: &[String], tally: &Tally) -> Json {
+    let mut games: Vec<_> = tally.not_counted.iter().collect();
+    games.sort_by_key(|u| u.index);
+    Json::Arr(
+        games
+            .into_iter()
+            .map(|u| {
+                obj([
+                    ("round", (u.index + 1).into()),
+                    ("pair", (u.pair + 1).into()),
+                    ("white", names[u.white].as_str().into()),
+                    ("black", names[u.black].as_str().into()),
+                    ("reason", u.reason.as_str().into()),
+                ])
+            })
+            .collect(),
+    )
 }
 
 /// An object of strings: the `--rule` overrides, the settings.

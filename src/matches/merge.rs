@@ -18,7 +18,7 @@ use super::json;
 use super::record::{Overruns, Termination};
 use super::report;
 use super::stats::Sprt;
-use super::tally::{GameSummary, Tally};
+use super::tally::{GameSummary, Tally, Uncounted};
 
 /// Why reports cannot be merged.
 #[derive(Debug, thiserror::Error)]
@@ -147,17 +147,23 @@ fn merge(reports: &[Report]) -> Result<(MatchInfo, Tally, usize, f64), MergeErro
     let mut info = describe(first)?;
     info.merged = Some(merged);
     let sprt = info.sprt;
-    let mut games = Vec::new();
+    let (mut games, mut uncounted) = (Vec::new(), Vec::new());
     for r in reports {
         for g in r.doc["games"].as_array().into_iter().flatten() {
             games.push(read_game(r, &info.engines, g)?);
         }
+        for g in r.doc["not_counted"].as_array().into_iter().flatten() {
+            uncounted.push(read_uncounted(r, &info.engines, g)?);
+        }
     }
     games.sort_by_key(|g| g.index);
-    if let Some(w) = games.windows(2).find(|w| w[0].index == w[1].index) {
+    let mut rounds: Vec<usize> = games.iter().map(|g| g.index).collect();
+    rounds.extend(uncounted.iter().map(|u| u.index));
+    rounds.sort_unstable();
+    if let Some(w) = rounds.windows(2).find(|w| w[0] == w[1]) {
         return Err(MergeError::Game {
             path: first.path.clone(),
-            round: w[0].index as u64 + 1,
+            round: w[0] as u64 + 1,
             what: "listed twice among the reports".into(),
         });
     }
@@ -165,6 +171,7 @@ fn merge(reports: &[Report]) -> Result<(MatchInfo, Tally, usize, f64), MergeErro
     for g in games {
         tally.add(g, sprt.as_ref());
     }
+    tally.not_counted = uncounted;
     // The longest overrun of each engine is in its report, not per game.
     for r in reports {
         for (t, e) in tally
@@ -313,8 +320,16 @@ fn describe(r: &Report) -> Result<MatchInfo, MergeError> {
     })
 }
 
-/// One game of `r`'s list, checked to belong to `r`'s slice.
-fn read_game(r: &Report, engines: &[EngineInfo], g: &Value) -> Result<GameSummary, MergeError> {
+/// A game's place in the match (number, pair, engines, all from 0),
+/// checked to be one of `r`'s slice, between engines the report lists.
+struct Place {
+    index: usize,
+    pair: usize,
+    white: usize,
+    black: usize,
+}
+
+fn place(r: &Report, engines: &[EngineInfo], g: &Value) -> Result<Place, MergeError> {
     let round = g["round"].as_u64().unwrap_or(0);
     let bad = |what: String| MergeError::Game {
         path: r.path.clone(),
@@ -339,11 +354,49 @@ fn read_game(r: &Report, engines: &[EngineInfo], g: &Value) -> Result<GameSummar
             .ok_or_else(|| bad(format!("{side} `{name}` is none of the report's engines")))
     };
     let (white, black) = (engine("white")?, engine("black")?);
-    let pairing = match (white, black) {
-        (0, b) if b > 0 => b - 1,
-        (w, 0) if w > 0 => w - 1,
-        _ => return Err(bad("the first engine does not play in it".into())),
+    if (white == 0) == (black == 0) {
+        return Err(bad("the first engine does not play in it".into()));
+    }
+    Ok(Place {
+        index: round as usize - 1,
+        pair: pair as usize - 1,
+        white,
+        black,
+    })
+}
+
+/// One of `r`'s `not_counted`.
+fn read_uncounted(r: &Report, engines: &[EngineInfo], g: &Value) -> Result<Uncounted, MergeError> {
+    let Place {
+        index,
+        pair,
+        white,
+        black,
+    } = place(r, engines, g)?;
+    Ok(Uncounted {
+        index,
+        pair,
+        white,
+        black,
+        reason: g["reason"].as_str().unwrap_or_default().to_string(),
+    })
+}
+
+/// One game of `r`'s list, checked to belong to `r`'s slice.
+fn read_game(r: &Report, engines: &[EngineInfo], g: &Value) -> Result<GameSummary, MergeError> {
+    let Place {
+        index,
+        pair,
+        white,
+        black,
+    } = place(r, engines, g)?;
+    let bad = |what: String| MergeError::Game {
+        path: r.path.clone(),
+        round: index as u64 + 1,
+        what,
     };
+    // The opponent of the first engine.
+    let pairing = white.max(black) - 1;
     let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
     let result = ["1-0", "0-1", "1/2-1/2"]
         .into_iter()
@@ -356,9 +409,9 @@ fn read_game(r: &Report, engines: &[EngineInfo], g: &Value) -> Result<GameSummar
         longest: Duration::ZERO,
     });
     Ok(GameSummary {
-        index: round as usize - 1,
+        index,
         pairing,
-        pair: pair as usize - 1,
+        pair,
         white,
         black,
         result,

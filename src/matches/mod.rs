@@ -5,8 +5,9 @@
 //! The modules form layers, bottom to top; each uses only modules of the
 //! layers below it (`use super::...`), never one beside or above it:
 //!
-//! 1. [`stats`] (Elo, LOS, SPRT), [`rules`] (`--rule` options) and
-//!    [`adjudicate`] (games ended by the endgame databases);
+//! 1. [`stats`] (Elo, LOS, SPRT), [`rules`] (`--rule` options),
+//!    [`sanmill`] (the rules as Sanmill's options, and the check of its
+//!    state) and [`adjudicate`] (games ended by the endgame databases);
 //! 2. [`config`]: the validated settings;
 //! 3. [`openings`], [`process`] (engine processes and the registry
 //!    that kills them) and [`info`] (the match as its reports describe
@@ -37,6 +38,7 @@ pub mod referee;
 pub mod report;
 pub mod rules;
 pub mod runner;
+pub mod sanmill;
 pub mod slot;
 pub mod stats;
 pub mod tally;

@@ -205,3 +205,21 @@ impl GameRecord {
         self.job.engine(side)
     }
 }
+
+/// A game that was not played: an engine does not play the referee's
+/// rules (a Sanmill engine reported, at the game's first position, other
+/// rule options, another position or other legal moves), so its result
+/// would say nothing about the engines' strength.
+#[derive(Clone, Debug)]
+pub struct NotCounted {
+    pub job: GameJob,
+    /// A sentence naming the engine and what differs.
+    pub reason: String,
+}
+
+/// What the referee leaves behind for a game.
+#[derive(Clone, Debug)]
+pub enum Played {
+    Game(GameRecord),
+    NotCounted(NotCounted),
+}

@@ -102,7 +102,13 @@ pub fn summary(info: &MatchInfo, tally: &Tally, planned: usize, elapsed_s: f64) 
         .iter()
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
-    let _ = writeln!(s, "Terminations: {}", terms.join(", "));
+    let terms = if terms.is_empty() {
+        "none".to_string()
+    } else {
+        terms.join(", ")
+    };
+    let _ = writeln!(s, "Terminations: {terms}");
+    not_counted(&mut s, &names, tally);
     if let Some((dir, mode)) = &info.tb {
         let _ = writeln!(
             s,
@@ -111,6 +117,33 @@ pub fn summary(info: &MatchInfo, tally: &Tally, planned: usize, elapsed_s: f64) 
     }
     slices(&mut s, info);
     s
+}
+
+/// `Not counted: ...`: the games in which an engine did not play the
+/// referee's rules, the first few with the reason.
+fn not_counted(s: &mut String, names: &[String], tally: &Tally) {
+    const SHOWN: usize = 5;
+    let mut games: Vec<_> = tally.not_counted.iter().collect();
+    if games.is_empty() {
+        return;
+    }
+    games.sort_by_key(|u| u.index);
+    let _ = writeln!(
+        s,
+        "Not counted: {} games, in which an engine did not play the referee's rules:",
+        games.len()
+    );
+    for u in games.iter().take(SHOWN) {
+        let (white, black) = (&names[u.white], &names[u.black]);
+        let _ = writeln!(s, "  game {} ({white}-{black}): {}", u.index + 1, u.reason);
+    }
+    if games.len() > SHOWN {
+        let _ = writeln!(
+            s,
+            "  and {} more (the JSON report lists them all)",
+            games.len() - SHOWN
+        );
+    }
 }
 
 /// The slice a run played, or the slices a merged report combines, and
@@ -137,7 +170,9 @@ fn slices(s: &mut String, info: &MatchInfo) {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        if merged.missing.is_empty() {
+        if merged.count == 1 {
+            let _ = writeln!(s, "Merged: one report of the whole match");
+        } else if merged.missing.is_empty() {
             let _ = writeln!(s, "Merged: all {} shards", merged.count);
         } else {
             let _ = writeln!(

@@ -19,12 +19,11 @@ use super::dialect::option_lines;
 use super::openings;
 use super::pgn;
 use super::process::Registry;
-use super::record::GameJob;
-use super::record::GameRecord;
+use super::record::{GameJob, NotCounted, Played};
 use super::referee::Referee;
 use super::report;
 use super::slot::{Slot, start_engine};
-use super::tally::{GameSummary, Tally};
+use super::tally::{GameSummary, Tally, Uncounted};
 
 /// The outcome of a match.
 pub struct MatchSummary {
@@ -257,7 +256,7 @@ fn play_games(
     };
     let mut started_workers = 0;
     std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<(usize, Option<GameRecord>)>();
+        let (tx, rx) = mpsc::channel::<(usize, Option<Played>)>();
         let mut first_slot = Some(first_slot);
         for w in 0..workers {
             let tx = tx.clone();
@@ -322,12 +321,18 @@ impl<'a> Results<'a> {
 
     /// Takes game `index` (`None`: abandoned), and sets `stop` when the
     /// match is over: the SPRT decided, or the PGN file cannot be written.
-    fn add(&mut self, index: usize, record: Option<GameRecord>, stop: &AtomicBool) {
-        let Some(record) = record else {
-            if let Err(e) = self.pgn.push(index, None) {
-                self.write_error.get_or_insert(e);
+    fn add(&mut self, index: usize, played: Option<Played>, stop: &AtomicBool) {
+        let record = match played {
+            Some(Played::Game(record)) => record,
+            other => {
+                if let Some(Played::NotCounted(n)) = other {
+                    self.not_counted(&n);
+                }
+                if let Err(e) = self.pgn.push(index, None) {
+                    self.write_error.get_or_insert(e);
+                }
+                return;
             }
-            return;
         };
         let config = self.config;
         // A slice plays all its games: the test is decided over the
@@ -352,6 +357,20 @@ impl<'a> Results<'a> {
         if !config.quiet {
             self.progress();
         }
+    }
+
+    /// Keeps a game that was not counted, and says so at once (on stderr:
+    /// every one of them means the engines' rules need a look).
+    fn not_counted(&mut self, n: &NotCounted) {
+        let job = &n.job;
+        eprintln!(
+            "game {} {}-{} not counted: {}",
+            job.index + 1,
+            self.names[job.white],
+            self.names[job.black],
+            n.reason
+        );
+        self.tally.not_counted.push(Uncounted::from_game(n));
     }
 
     /// Prints the progress line after the game just added.

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
-use super::record::{Fault, GameRecord, Overruns};
+use super::record::{Fault, GameRecord, NotCounted, Overruns};
 use super::stats::{Decision, Pentanomial, Sprt, Wdl};
 use crate::core::Color;
 
@@ -126,6 +126,29 @@ impl GameSummary {
     }
 }
 
+/// A game left out of the counts, because an engine did not play the
+/// referee's rules ([`NotCounted`]), as the reports list it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Uncounted {
+    pub index: usize,
+    pub pair: usize,
+    pub white: usize,
+    pub black: usize,
+    pub reason: String,
+}
+
+impl Uncounted {
+    pub fn from_game(n: &NotCounted) -> Uncounted {
+        Uncounted {
+            index: n.job.index,
+            pair: n.job.pair,
+            white: n.job.white,
+            black: n.job.black,
+            reason: n.reason.clone(),
+        }
+    }
+}
+
 /// Everything counted so far.
 #[derive(Clone, Debug)]
 pub struct Tally {
@@ -135,6 +158,8 @@ pub struct Tally {
     /// Results by colour, from White's point of view.
     pub white: Wdl,
     pub games: Vec<GameSummary>,
+    /// The games not counted, and why.
+    pub not_counted: Vec<Uncounted>,
 }
 
 impl Tally {
@@ -159,6 +184,7 @@ impl Tally {
             terminations: BTreeMap::new(),
             white: Wdl::default(),
             games: Vec::new(),
+            not_counted: Vec::new(),
         }
     }
 

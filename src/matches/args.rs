@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use super::adjudicate::{TbAdjudication, TbMode};
 use super::config::{
-    Config, ConfigError, EngineSpec, Limits, OpeningSource, parse_depth, parse_engine,
-    parse_movetime, parse_nodes, parse_sprt, parse_tc,
+    Config, ConfigError, EngineSpec, Limits, OpeningSource, Shard, parse_depth, parse_engine,
+    parse_movetime, parse_nodes, parse_shard, parse_sprt, parse_tc,
 };
 use super::rules::{build_rules, parse_rule};
 use crate::core::{Rules, Variant};
@@ -19,9 +19,13 @@ pub const MAX_GAMES: u64 = 10_000_000;
 /// them with mulino's rules and reports Elo, LOS and the SPRT (match.md).
 #[derive(clap::Args, Clone, Debug)]
 #[command(
-    after_help = "Example:\n  mulino match --engine cmd=./new name=new --engine cmd=./old name=old \\\n    --tc 10+0.1 --games 1000 --random-plies 4 --sprt elo0=0 elo1=5 --pgn games.pgn"
+    after_help = "Example:\n  mulino match --engine cmd=./new name=new --engine cmd=./old name=old \\\n    --tc 10+0.1 --games 1000 --random-plies 4 --sprt elo0=0 elo1=5 --pgn games.pgn",
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
 )]
 pub struct MatchArgs {
+    #[command(subcommand)]
+    pub command: Option<MatchCommand>,
     #[command(flatten)]
     pub engines: EngineArgs,
     /// Time control for both engines: seconds[+increment], like 10+0.1.
@@ -96,12 +100,37 @@ pub struct MatchArgs {
     /// Write the results as JSON to this file.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Play only the K-th of N disjoint slices of the games (whole pairs;
+    /// needs --seed and --json); `mulino match merge` combines the
+    /// slices' JSON reports.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
     /// The PGN `Event` tag.
     #[arg(long, default_value = "mulino match", value_name = "NAME")]
     pub event: String,
     /// No progress lines, only the summary.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// What `mulino match` does besides playing a match.
+#[derive(clap::Subcommand, Clone, Debug)]
+pub enum MatchCommand {
+    /// Combine the JSON reports of `mulino match --shard K/N` runs into the
+    /// result of the whole match, as if its games had been played in one
+    /// run (match.md, "Matches across machines").
+    Merge(MergeArgs),
+}
+
+/// `mulino match merge REPORT.json ...`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct MergeArgs {
+    /// The shards' `--json` reports, in any order.
+    #[arg(required = true, value_name = "REPORT.json")]
+    pub reports: Vec<PathBuf>,
+    /// Write the merged report as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
 }
 
 /// The `--engine` groups. clap's derive cannot yet keep the words of
@@ -176,6 +205,7 @@ impl MatchArgs {
             return Err(ConfigError::SprtEngines);
         }
         let concurrency = self.worker_threads()?;
+        let shard = self.shard_settings()?;
         let seed = self.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -199,6 +229,7 @@ impl MatchArgs {
             grace: Duration::from_millis(self.grace),
             init_timeout: Duration::from_millis(self.init_timeout),
             sprt,
+            shard,
             tb,
             pgn: self.pgn,
             json: self.json,
@@ -317,6 +348,26 @@ impl MatchArgs {
         Ok(tb)
     }
 
+    /// `--shard`, with the `--seed` that makes every slice draw the same
+    /// openings and the `--json` report that `merge` reads.
+    fn shard_settings(&self) -> Result<Option<Shard>, ConfigError> {
+        let Some(text) = &self.shard else {
+            return Ok(None);
+        };
+        let shard = parse_shard(text)?;
+        if self.seed.is_none() {
+            return Err(ConfigError::Shard(format!(
+                "{shard} needs --seed S, the same for every slice, so that all of them draw the same openings"
+            )));
+        }
+        if self.json.is_none() {
+            return Err(ConfigError::Shard(format!(
+                "{shard} needs --json FILE: `mulino match merge` combines the slices' JSON reports"
+            )));
+        }
+        Ok(Some(shard))
+    }
+
     /// `--concurrency`: at least 1, by default the number of cores.
     fn worker_threads(&self) -> Result<usize, ConfigError> {
         match self.concurrency {
@@ -377,13 +428,20 @@ mod tests {
         config("--engine cmd=a --engine cmd=b proto=gbgp --depth 1 --variant twelve")
             .expect("GBGP knows Twelve Men's Morris");
         config("--engine cmd=a --engine cmd=b proto=Sanmill --depth 1").expect("valid");
+        for words in ["--variant el-filja", "--variant twelve --rule Flying=false"] {
+            config(&format!(
+                "--engine cmd=a --engine cmd=b proto=sanmill --depth 1 {words}"
+            ))
+            .expect("Sanmill knows every variant");
+        }
         let refused = [
             "proto=gbgp --depth 1 --variant morabaraba",
             "proto=gbgp --depth 1 --rule NMoveRule=40",
             "proto=gbgp --tc 10+0.1",
             "proto=gbgp --nodes 1000",
-            "proto=sanmill --depth 1 --variant twelve",
-            "proto=sanmill --depth 1 --rule Flying=false",
+            "proto=sanmill --depth 1 --rule NMoveRule=0",
+            "proto=sanmill --depth 1 --rule EndgameNMoveRule=3",
+            "proto=sanmill option.MayFly=false --depth 1",
         ];
         for words in refused {
             let e = config(&format!("--engine cmd=a --engine cmd=b {words}"));

@@ -49,6 +49,8 @@ pub enum ConfigError {
     NoGames,
     #[error("--tb: {0}")]
     Tablebase(TbOpenError),
+    #[error("--shard {0}")]
+    Shard(String),
     #[error("engine `{engine}` speaks {proto}, which {problem}")]
     Dialect {
         engine: String,
@@ -330,6 +332,48 @@ pub fn parse_sprt(words: &[String]) -> Result<Sprt, ConfigError> {
     })
 }
 
+/// `--shard K/N`: the K-th of N disjoint slices of a match's games.
+///
+/// Pair `p` (from 0) of the whole match, every game of it in every
+/// pairing, belongs to slice `p mod N + 1`: pairs stay whole (the
+/// pentanomial needs both games), the slices are disjoint, together they
+/// are the whole schedule, and each holds about as many early and late
+/// pairs as any other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// From 1 to `count`.
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    /// Whether pair `pair` (from 0) is one of this slice's.
+    pub fn holds(&self, pair: usize) -> bool {
+        pair as u64 % self.count + 1 == self.index
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// Parses `K/N` (1 <= K <= N).
+pub fn parse_shard(text: &str) -> Result<Shard, ConfigError> {
+    let bad = || ConfigError::BadValue {
+        key: "--shard".into(),
+        value: text.to_string(),
+        expected: "K/N with 1 <= K <= N, like 2/4",
+    };
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (index, count) = match (k.trim().parse::<u64>(), n.trim().parse::<u64>()) {
+        (Ok(k), Ok(n)) if k >= 1 && k <= n => (k, n),
+        _ => return Err(bad()),
+    };
+    Ok(Shard { index, count })
+}
+
 /// Where each pair's opening comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpeningSource {
@@ -357,6 +401,8 @@ pub struct Config {
     pub grace: Duration,
     pub init_timeout: Duration,
     pub sprt: Option<Sprt>,
+    /// `--shard`: the slice of the games this run plays.
+    pub shard: Option<Shard>,
     /// `--tb`: the databases that adjudicate games.
     pub tb: Option<TbAdjudication>,
     pub pgn: Option<PathBuf>,
@@ -423,6 +469,16 @@ mod tests {
         assert_eq!(parse_tc("tc", "0.5").expect("valid").pgn(), "0.5");
         for bad in ["", "x", "-1", "1+", "0", "nan", "1+2+3"] {
             assert!(parse_tc("tc", bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn shards() {
+        let s = parse_shard("2/3").expect("valid");
+        assert_eq!((s.index, s.count, s.to_string()), (2, 3, "2/3".to_string()));
+        assert_eq!((0..7).filter(|&p| s.holds(p)).collect::<Vec<_>>(), [1, 4]);
+        for bad in ["0/3", "4/3", "1", "1/0", "a/b", "-1/2", "1/2/3"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
         }
     }
 

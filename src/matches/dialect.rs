@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 
 use super::config::{Config, ConfigError, Limits, Proto};
 use super::record::EngineScore;
+use super::sanmill;
 use crate::core::{Color, Move, Variant};
 
 impl Proto {
@@ -32,8 +33,10 @@ impl Proto {
 
 /// Refuses what an engine's protocol cannot express, before any engine
 /// starts: GBGP knows Nine and Twelve Men's Morris only (no rule
-/// overrides, no increment, no node limit); the Sanmill dialect is
-/// driven for Nine Men's Morris only, with Sanmill's default rules.
+/// overrides, no increment, no node limit); Sanmill takes every rule as
+/// an option of its own, within its ranges, and those options only from
+/// `--variant` and `--rule` (an `option.` would change its rules behind
+/// the referee's back).
 pub fn check(config: &Config) -> Result<(), ConfigError> {
     for spec in &config.engines {
         let refuse = |problem: String| ConfigError::Dialect {
@@ -65,15 +68,14 @@ pub fn check(config: &Config) -> Result<(), ConfigError> {
                 }
             }
             Proto::Sanmill => {
-                if variant != Variant::Nine {
+                sanmill::options(&config.rules).map_err(refuse)?;
+                if let Some((name, _)) = spec
+                    .options
+                    .iter()
+                    .find(|(n, _)| sanmill::is_rule_option(n))
+                {
                     return Err(refuse(format!(
-                        "is driven for the variant nine only, not `{}`",
-                        variant.name()
-                    )));
-                }
-                if let Some((name, _)) = config.rule_overrides.first() {
-                    return Err(refuse(format!(
-                        "is driven with its default rules only (`--rule {name}`)"
+                        "takes its rules from --variant and --rule, not `option.{name}` (the referee would not know them)"
                     )));
                 }
             }
@@ -101,8 +103,13 @@ pub fn option_lines(config: &Config, engine: usize) -> Vec<String> {
             "setoption name TwelveMensMorris value {}",
             config.variant == Variant::Twelve
         )),
-        // Sanmill's defaults are Nine Men's Morris; `check` refused the rest.
-        Proto::Sanmill => {}
+        // Every rule, each as an option of its own; `check` refused the
+        // rules Sanmill cannot express.
+        Proto::Sanmill => {
+            for o in sanmill::options(&config.rules).unwrap_or_default() {
+                lines.push(format!("setoption name {} value {}", o.name, o.value));
+            }
+        }
     }
     for (name, value) in &spec.options {
         lines.push(format!("setoption name {name} value {value}"));

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::config::{Config, EngineSpec};
+use super::info::{EngineInfo, MatchInfo};
 use super::stats::{Wdl, elo_estimate};
 use super::tally::{EngineTally, GameSummary, PairingTally, Tally};
 
@@ -153,24 +153,18 @@ fn wdl(w: &Wdl) -> Json {
 }
 
 /// The whole report.
-pub fn document(
-    config: &Config,
-    names: &[String],
-    tally: &Tally,
-    planned: usize,
-    elapsed_s: f64,
-) -> Json {
-    let engines = config
+pub fn document(info: &MatchInfo, tally: &Tally, planned: usize, elapsed_s: f64) -> Json {
+    let names: Vec<String> = info.engines.iter().map(|e| e.name.clone()).collect();
+    let engines = info
         .engines
         .iter()
-        .zip(names)
         .zip(&tally.engines)
-        .map(|((spec, name), t)| engine(spec, name, t))
+        .map(|(e, t)| engine(e, t))
         .collect();
     let pairings = tally
         .pairings
         .iter()
-        .map(|p| pairing(config, names, p))
+        .map(|p| pairing(info, &names, p))
         .collect();
     let terminations = Json::Obj(
         tally
@@ -180,12 +174,15 @@ pub fn document(
             .collect(),
     );
     obj([
-        ("event", config.event.as_str().into()),
-        ("variant", config.variant.name().into()),
-        ("rules", rules(config)),
-        ("tb", tb(config)),
-        ("seed", config.seed.into()),
-        ("concurrency", config.concurrency.into()),
+        ("event", info.event.as_str().into()),
+        ("variant", info.variant.as_str().into()),
+        ("rules", pairs_object(&info.rule_overrides)),
+        ("tb", tb(info)),
+        ("seed", info.seed.into()),
+        ("concurrency", info.concurrency.into()),
+        ("shard", shard(info)),
+        ("merged", merged(info)),
+        ("settings", pairs_object(&info.settings)),
         ("games_planned", planned.into()),
         ("games_played", tally.played().into()),
         ("elapsed_seconds", elapsed_s.into()),
@@ -193,15 +190,36 @@ pub fn document(
         ("pairings", Json::Arr(pairings)),
         ("by_colour", wdl(&tally.white)),
         ("terminations", terminations),
-        ("games", games(names, tally)),
+        ("games", games(&names, tally)),
+        ("not_counted", not_counted(&names, tally)),
     ])
 }
 
-/// `rules`: the `--rule` overrides, by name.
-fn rules(config: &Config) -> Json {
+/// `not_counted`: the games not played because an engine did not play
+/// the referee's rules, in game order.
+fn not_counted(names: &[String], tally: &Tally) -> Json {
+    let mut games: Vec<_> = tally.not_counted.iter().collect();
+    games.sort_by_key(|u| u.index);
+    Json::Arr(
+        games
+            .into_iter()
+            .map(|u| {
+                obj([
+                    ("round", (u.index + 1).into()),
+                    ("pair", (u.pair + 1).into()),
+                    ("white", names[u.white].as_str().into()),
+                    ("black", names[u.black].as_str().into()),
+                    ("reason", u.reason.as_str().into()),
+                ])
+            })
+            .collect(),
+    )
+}
+
+/// An object of strings: the `--rule` overrides, the settings.
+fn pairs_object(pairs: &[(String, String)]) -> Json {
     Json::Obj(
-        config
-            .rule_overrides
+        pairs
             .iter()
             .map(|(n, v)| (n.clone(), v.as_str().into()))
             .collect(),
@@ -209,32 +227,53 @@ fn rules(config: &Config) -> Json {
 }
 
 /// `tb`: the databases that adjudicate, or `null`.
-fn tb(config: &Config) -> Json {
-    match &config.tb {
+fn tb(info: &MatchInfo) -> Json {
+    match &info.tb {
         None => Json::Null,
-        Some(t) => obj([
-            ("dir", t.dir.display().to_string().into()),
-            ("adjudicate", t.mode.name().into()),
+        Some((dir, mode)) => obj([
+            ("dir", dir.as_str().into()),
+            ("adjudicate", mode.as_str().into()),
+        ]),
+    }
+}
+
+/// `shard`: the slice this run played, or `null`.
+fn shard(info: &MatchInfo) -> Json {
+    match info.shard {
+        None => Json::Null,
+        Some(s) => obj([("index", s.index.into()), ("count", s.count.into())]),
+    }
+}
+
+/// `merged`: the slices a merged report combines, or `null`.
+fn merged(info: &MatchInfo) -> Json {
+    let list = |ks: &[u64]| Json::Arr(ks.iter().map(|&k| k.into()).collect());
+    match &info.merged {
+        None => Json::Null,
+        Some(m) => obj([
+            ("count", m.count.into()),
+            ("shards", list(&m.present)),
+            ("missing", list(&m.missing)),
         ]),
     }
 }
 
 /// One of `engines`: its name, command and limits, its results in all
 /// and by colour, its protocol, overruns and time forfeits.
-fn engine(spec: &EngineSpec, name: &str, t: &EngineTally) -> Json {
+fn engine(e: &EngineInfo, t: &EngineTally) -> Json {
     let mut fields = match wdl(&t.total()) {
         Json::Obj(f) => f,
         _ => Vec::new(),
     };
     let head = [
-        ("name".to_string(), Json::from(name)),
-        ("cmd".to_string(), spec.cmd.display().to_string().into()),
-        ("limits".to_string(), spec.limits.describe().into()),
+        ("name".to_string(), Json::from(e.name.as_str())),
+        ("cmd".to_string(), e.cmd.as_str().into()),
+        ("limits".to_string(), e.limits.as_str().into()),
     ];
     fields.splice(0..0, head);
     fields.push(("white".into(), wdl(&t.as_white)));
     fields.push(("black".into(), wdl(&t.as_black)));
-    fields.push(("proto".into(), spec.proto.name().into()));
+    fields.push(("proto".into(), e.proto.as_str().into()));
     fields.push((
         "overruns".into(),
         obj([
@@ -249,9 +288,9 @@ fn engine(spec: &EngineSpec, name: &str, t: &EngineTally) -> Json {
 
 /// One of `pairings`: the first engine's results against the second,
 /// the pentanomial counts, Elo, LOS and the SPRT.
-fn pairing(config: &Config, names: &[String], p: &PairingTally) -> Json {
+fn pairing(info: &MatchInfo, names: &[String], p: &PairingTally) -> Json {
     let estimate = elo_estimate(&p.penta);
-    let sprt = match config.sprt {
+    let sprt = match info.sprt {
         None => Json::Null,
         Some(s) => obj([
             ("elo0", s.elo0.into()),

@@ -231,6 +231,19 @@ pub fn for_pairs(
     Ok(out)
 }
 
+/// A fingerprint of the openings of every pair (FNV-1a over their lines):
+/// slices of one match (`--shard`) draw them all, so equal digests show
+/// that they played the same openings, whatever machine drew them.
+pub fn digest(openings: &[Arc<Opening>]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for opening in openings {
+        for byte in opening.line().bytes().chain(std::iter::once(b'\n')) {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -250,8 +250,11 @@ impl EngineProcess {
     /// Keeps an `info string error ...` line: an engine that refuses a
     /// command says so this way (and may then play from a position it was
     /// not given), which is worth recording even when nothing else fails.
+    /// Sanmill refuses an option with `info string unsupported setoption`.
     fn note(&mut self, line: &str) {
-        if line.starts_with("info string error") && self.errors.len() < MAX_ERRORS {
+        let refused = line.starts_with("info string error")
+            || line.starts_with("info string unsupported setoption");
+        if refused && self.errors.len() < MAX_ERRORS {
             let mut text: String = line.chars().take(160).collect();
             if text.len() < line.len() {
                 text.push('…');

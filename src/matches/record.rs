@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use super::openings::Opening;
-use crate::core::{Color, Move, Outcome};
+use crate::core::{Color, DrawReason, Move, Outcome};
 
 /// One game to play.
 #[derive(Clone, Debug)]
@@ -140,6 +140,23 @@ impl Termination {
         }
     }
 
+    /// The keyword `text` names (as a report reads back), if it is one.
+    pub fn keyword_named(text: &str) -> Option<&'static str> {
+        let rules = [
+            Termination::Rules(Outcome::Draw(DrawReason::FullBoard)),
+            Termination::MaxMoves,
+            Termination::Adjudicated { winner: None },
+        ];
+        rules
+            .into_iter()
+            .chain(Fault::ALL.map(|fault| Termination::Fault {
+                side: Color::White,
+                fault,
+            }))
+            .map(Termination::keyword)
+            .find(|k| *k == text)
+    }
+
     /// White's half points: 2 for a win, 1 for a draw, 0 for a loss.
     pub fn white_half_points(self) -> u8 {
         match self {
@@ -187,4 +204,22 @@ impl GameRecord {
     pub fn engine(&self, side: Color) -> usize {
         self.job.engine(side)
     }
+}
+
+/// A game that was not played: an engine does not play the referee's
+/// rules (a Sanmill engine reported, at the game's first position, other
+/// rule options, another position or other legal moves), so its result
+/// would say nothing about the engines' strength.
+#[derive(Clone, Debug)]
+pub struct NotCounted {
+    pub job: GameJob,
+    /// A sentence naming the engine and what differs.
+    pub reason: String,
+}
+
+/// What the referee leaves behind for a game.
+#[derive(Clone, Debug)]
+pub enum Played {
+    Game(GameRecord),
+    NotCounted(NotCounted),
 }

@@ -8,11 +8,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::config::{Config, EngineSpec};
+use super::config::{Config, EngineSpec, Proto};
 use super::dialect::{Reply, go_line, position_line, read_reply};
 use super::process::{EngineProcess, Failure, Registry};
-use super::record::{Fault, GameJob, GameRecord, Termination};
+use super::record::{Fault, GameJob, NotCounted, Played, Termination};
 use super::recorder::{GameRecorder, Search};
+use super::sanmill;
 use super::slot::{Slot, StartError};
 use crate::core::{Color, Game, Move};
 
@@ -24,6 +25,13 @@ pub struct Referee<'a> {
     /// Set when the match is over (SPRT decided or an error): games in
     /// progress are abandoned.
     pub stop: &'a AtomicBool,
+}
+
+/// Why a game could not start: an engine that did not (a forfeit), or
+/// one that does not play the referee's rules (the game is not counted).
+enum Unready {
+    Start(StartError),
+    Rules(String),
 }
 
 /// How the wait for `bestmove` ended badly.
@@ -138,15 +146,29 @@ struct Answer {
 impl Referee<'_> {
     /// Plays `job` to the end; `None` if the game was abandoned because
     /// the match stopped.
-    pub fn play(&self, job: &GameJob, slot: &mut Slot) -> Option<GameRecord> {
+    pub fn play(&self, job: &GameJob, slot: &mut Slot) -> Option<Played> {
         let mut recorder = GameRecorder::new(job);
         let mut game: Game = job.opening.game(&self.config.rules);
-        if let Err((side, e)) = self.prepare(job, slot, &mut recorder) {
-            let termination = Termination::Fault {
-                side,
-                fault: e.fault,
-            };
-            return Some(recorder.finish(termination, format!("{}: {e}", self.who(job, side))));
+        let started = self
+            .prepare(job, slot, &mut recorder)
+            .and_then(|()| self.agree_on_rules(job, slot, &game));
+        match started {
+            Ok(()) => {}
+            Err((side, Unready::Start(e))) => {
+                let termination = Termination::Fault {
+                    side,
+                    fault: e.fault,
+                };
+                let detail = format!("{}: {e}", self.who(job, side));
+                return Some(Played::Game(recorder.finish(termination, detail)));
+            }
+            Err((side, Unready::Rules(what))) => {
+                let reason = format!("{} {what}", self.who(job, side));
+                return Some(Played::NotCounted(NotCounted {
+                    job: job.clone(),
+                    reason,
+                }));
+            }
         }
         let mut clocks = Clocks::new(self.config, job);
         loop {
@@ -154,16 +176,79 @@ impl Referee<'_> {
                 return None;
             }
             if let Some((termination, detail)) = self.ending(&game, &recorder) {
-                return Some(recorder.finish(termination, detail));
+                return Some(Played::Game(recorder.finish(termination, detail)));
             }
             let side = game.position().side_to_move();
             let turn = self.turn(job, slot, &mut game, &mut clocks, &mut recorder);
             if let Err(Forfeit { fault, what }) = turn {
                 slot.discard(job.engine(side));
                 let detail = format!("{} {what}", self.who(job, side));
-                return Some(recorder.finish(Termination::Fault { side, fault }, detail));
+                let termination = Termination::Fault { side, fault };
+                return Some(Played::Game(recorder.finish(termination, detail)));
             }
         }
+    }
+
+    /// Asks each Sanmill engine for its state at the game's first
+    /// position (`statejson`: its rule options, the position, its legal
+    /// moves) and compares it with the referee's. Other protocols list
+    /// neither: mulino's takes the referee's own rule options, GBGP knows
+    /// only its two games.
+    fn agree_on_rules(
+        &self,
+        job: &GameJob,
+        slot: &mut Slot,
+        game: &Game,
+    ) -> Result<(), (Color, Unready)> {
+        let config = self.config;
+        let moves: Vec<Move> = job.opening.moves.clone();
+        for side in Color::ALL {
+            let index = job.engine(side);
+            if config.engines[index].proto != Proto::Sanmill {
+                continue;
+            }
+            let Some(engine) = slot.engines[index].as_mut() else {
+                continue;
+            };
+            let setup = position_line(Proto::Sanmill, job.opening.fen.as_deref(), &moves);
+            engine.send(&format!("{setup}\nstatejson"));
+            let deadline = Instant::now() + config.init_timeout;
+            let state = loop {
+                let line = match engine.recv(deadline) {
+                    Ok((line, _)) => line,
+                    Err(f) => {
+                        slot.discard(index);
+                        let e = match f {
+                            Failure::Gone(how) => StartError {
+                                fault: Fault::Crash,
+                                detail: format!("{how} before answering `statejson`"),
+                            },
+                            Failure::Timeout => {
+                                let what = format!(
+                                    "did not answer `statejson` within {} ms: the rules it plays are unknown",
+                                    config.init_timeout.as_millis()
+                                );
+                                return Err((side, Unready::Rules(what)));
+                            }
+                        };
+                        return Err((side, Unready::Start(e)));
+                    }
+                };
+                if let Some((_, json)) = line.split_once("sanmill_state ") {
+                    break serde_json::from_str(json).unwrap_or_default();
+                }
+                if line.contains("unknown command") {
+                    let what = format!("cannot report its rules (`{line}`)");
+                    return Err((side, Unready::Rules(what)));
+                }
+            };
+            if let Some(what) = sanmill::disagreement(&config.rules, game.position(), &state) {
+                let what =
+                    format!("does not play the referee's rules at the first position: it {what}");
+                return Err((side, Unready::Rules(what)));
+            }
+        }
+        Ok(())
     }
 
     /// An engine's name and colour in a game's detail: `new (White)`.
@@ -178,10 +263,10 @@ impl Referee<'_> {
         job: &GameJob,
         slot: &mut Slot,
         recorder: &mut GameRecorder,
-    ) -> Result<(), (Color, StartError)> {
+    ) -> Result<(), (Color, Unready)> {
         for side in Color::ALL {
             slot.prepare(self.config, job.engine(side), self.registry)
-                .map_err(|e| (side, e))?;
+                .map_err(|e| (side, Unready::Start(e)))?;
             if let Some(engine) = slot.engines[job.engine(side)].as_mut() {
                 recorder.note(side, engine.take_errors());
             }

@@ -4,8 +4,8 @@
 
 use std::fmt::Write as _;
 
-use super::config::Config;
-use super::stats::{Wdl, elo_estimate};
+use super::info::MatchInfo;
+use super::stats::{Sprt, Wdl, elo_estimate};
 use super::tally::{GameSummary, PairingTally, Tally};
 
 /// `5.5-6.5 [0.458]`
@@ -28,8 +28,8 @@ fn elo_text(p: &PairingTally) -> String {
     }
 }
 
-fn sprt_text(config: &Config, p: &PairingTally) -> Option<String> {
-    let sprt = config.sprt?;
+fn sprt_text(sprt: Option<Sprt>, p: &PairingTally) -> Option<String> {
+    let sprt = sprt?;
     let mut s = format!(
         "LLR {:.2} ({:.2}, {:.2})",
         p.llr.unwrap_or(0.0),
@@ -44,7 +44,7 @@ fn sprt_text(config: &Config, p: &PairingTally) -> Option<String> {
 
 /// The progress line after `last` finished.
 pub fn progress_line(
-    config: &Config,
+    sprt: Option<Sprt>,
     names: &[String],
     tally: &Tally,
     planned: usize,
@@ -68,7 +68,7 @@ pub fn progress_line(
             score_text(&p.first()),
             elo_text(p)
         );
-        if let Some(t) = sprt_text(config, p) {
+        if let Some(t) = sprt_text(sprt, p) {
             let _ = write!(s, " | {t}");
         }
     } else {
@@ -83,54 +83,124 @@ fn wdl_short(w: &Wdl) -> String {
 }
 
 /// The final table and statistics.
-pub fn summary(
-    config: &Config,
-    names: &[String],
-    tally: &Tally,
-    planned: usize,
-    elapsed_s: f64,
-) -> String {
+pub fn summary(info: &MatchInfo, tally: &Tally, planned: usize, elapsed_s: f64) -> String {
+    let names: Vec<String> = info.engines.iter().map(|e| e.name.clone()).collect();
     let mut s = String::new();
-    headline(&mut s, config, tally, planned, elapsed_s);
-    engine_table(&mut s, config, names, tally);
+    headline(&mut s, info, tally, planned, elapsed_s);
+    engine_table(&mut s, info, &names, tally);
     for p in &tally.pairings {
-        pairing(&mut s, config, names, p);
+        pairing(&mut s, info, &names, p);
     }
     let _ = writeln!(
         s,
         "\nBy colour: White {} wins, {} draws, Black {} wins",
         tally.white.wins, tally.white.draws, tally.white.losses
     );
-    overruns(&mut s, names, tally);
+    overruns(&mut s, &names, tally);
     let terms: Vec<String> = tally
         .terminations
         .iter()
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
-    let _ = writeln!(s, "Terminations: {}", terms.join(", "));
-    if let Some(tb) = &config.tb {
+    let terms = if terms.is_empty() {
+        "none".to_string()
+    } else {
+        terms.join(", ")
+    };
+    let _ = writeln!(s, "Terminations: {terms}");
+    not_counted(&mut s, &names, tally);
+    if let Some((dir, mode)) = &info.tb {
         let _ = writeln!(
             s,
-            "Adjudication: the databases in {} end games with their value ({})",
-            tb.dir.display(),
-            tb.mode.name()
+            "Adjudication: the databases in {dir} end games with their value ({mode})"
         );
     }
+    slices(&mut s, info);
     s
+}
+
+/// `Not counted: ...`: the games in which an engine did not play the
+/// referee's rules, the first few with the reason.
+fn not_counted(s: &mut String, names: &[String], tally: &Tally) {
+    const SHOWN: usize = 5;
+    let mut games: Vec<_> = tally.not_counted.iter().collect();
+    if games.is_empty() {
+        return;
+    }
+    games.sort_by_key(|u| u.index);
+    let _ = writeln!(
+        s,
+        "Not counted: {} games, in which an engine did not play the referee's rules:",
+        games.len()
+    );
+    for u in games.iter().take(SHOWN) {
+        let (white, black) = (&names[u.white], &names[u.black]);
+        let _ = writeln!(s, "  game {} ({white}-{black}): {}", u.index + 1, u.reason);
+    }
+    if games.len() > SHOWN {
+        let _ = writeln!(
+            s,
+            "  and {} more (the JSON report lists them all)",
+            games.len() - SHOWN
+        );
+    }
+}
+
+/// The slice a run played, or the slices a merged report combines, and
+/// what that means for the SPRT.
+fn slices(s: &mut String, info: &MatchInfo) {
+    if let Some(shard) = info.shard {
+        let _ = writeln!(
+            s,
+            "Shard {shard}: the match's pair {} and every {} pairs after it, with their game \
+             numbers; `mulino match merge` combines the shards' JSON reports{}",
+            shard.index,
+            shard.count,
+            if info.sprt.is_some() {
+                " (the SPRT above counts this shard's games and stops nothing)"
+            } else {
+                ""
+            }
+        );
+    }
+    if let Some(merged) = &info.merged {
+        let list = |ks: &[u64]| {
+            ks.iter()
+                .map(|k| format!("{k}/{}", merged.count))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if merged.count == 1 {
+            let _ = writeln!(s, "Merged: one report of the whole match");
+        } else if merged.missing.is_empty() {
+            let _ = writeln!(s, "Merged: all {} shards", merged.count);
+        } else {
+            let _ = writeln!(
+                s,
+                "PARTIAL RESULT: merged shards {}; missing {}",
+                list(&merged.present),
+                list(&merged.missing)
+            );
+        }
+    }
 }
 
 /// `Match: ...`: games played of those planned, the time, the variant
 /// and the `--rule` overrides.
-fn headline(s: &mut String, config: &Config, tally: &Tally, planned: usize, elapsed_s: f64) {
+fn headline(s: &mut String, info: &MatchInfo, tally: &Tally, planned: usize, elapsed_s: f64) {
+    let time = match &info.merged {
+        None => format!("in {elapsed_s:.1} s"),
+        Some(_) => format!("in {elapsed_s:.1} s of the shards' time added up"),
+    };
     let _ = writeln!(
         s,
-        "Match: {} games of {planned} played in {elapsed_s:.1} s, variant {}{}",
+        "Match: {} games of {planned} played {time}, variant {}{}",
         tally.played(),
-        config.variant.name(),
-        if config.rule_overrides.is_empty() {
+        info.variant,
+        if info.rule_overrides.is_empty() {
             String::new()
         } else {
-            let r: Vec<String> = config
+            let r: Vec<String> = info
                 .rule_overrides
                 .iter()
                 .map(|(n, v)| format!("{n}={v}"))
@@ -141,7 +211,7 @@ fn headline(s: &mut String, config: &Config, tally: &Tally, planned: usize, elap
 }
 
 /// The table of engines: results, score, by colour and limits.
-fn engine_table(s: &mut String, config: &Config, names: &[String], tally: &Tally) {
+fn engine_table(s: &mut String, info: &MatchInfo, names: &[String], tally: &Tally) {
     let width = names
         .iter()
         .map(|n| n.chars().count())
@@ -170,14 +240,14 @@ fn engine_table(s: &mut String, config: &Config, names: &[String], tally: &Tally
             score,
             wdl_short(&t.as_white),
             wdl_short(&t.as_black),
-            config.engines[i].limits.describe()
+            info.engines[i].limits
         );
     }
 }
 
 /// One pairing's paragraph: score, Elo and LOS, the pentanomial counts,
 /// the games won on time, and the SPRT.
-fn pairing(s: &mut String, config: &Config, names: &[String], p: &PairingTally) {
+fn pairing(s: &mut String, info: &MatchInfo, names: &[String], p: &PairingTally) {
     let (first, second) = (&names[p.first], &names[p.second]);
     let _ = write!(
         s,
@@ -207,7 +277,7 @@ fn pairing(s: &mut String, config: &Config, names: &[String], p: &PairingTally) 
             wdl_short(&p.on_board)
         );
     }
-    if let (Some(sprt), Some(t)) = (config.sprt, sprt_text(config, p)) {
+    if let (Some(sprt), Some(t)) = (info.sprt, sprt_text(info.sprt, p)) {
         let _ = write!(
             s,
             "\n  SPRT elo0={} elo1={} alpha={} beta={}: {t}",

@@ -19,19 +19,21 @@ use super::dialect::option_lines;
 use super::openings;
 use super::pgn;
 use super::process::Registry;
-use super::record::GameJob;
-use super::record::GameRecord;
+use super::record::{GameJob, NotCounted, Played};
 use super::referee::Referee;
 use super::report;
 use super::slot::{Slot, start_engine};
-use super::tally::Tally;
+use super::tally::{GameSummary, Tally, Uncounted};
 
 /// The outcome of a match.
 pub struct MatchSummary {
     pub names: Vec<String>,
     pub tally: Tally,
+    /// The games this run was to play (its slice's, with `--shard`).
     pub planned: usize,
     pub elapsed_s: f64,
+    /// [`openings::digest`] of the whole match's openings.
+    pub openings_digest: u64,
 }
 
 /// The schedule: for each pair, for each pairing, a game with the first
@@ -145,7 +147,7 @@ pub fn run_match(config: &Config) -> anyhow::Result<MatchSummary> {
     let started = Instant::now();
     let registry = Arc::new(Registry::new());
     let (first_slot, names) = start_engines(config, &registry)?;
-    let jobs = plan_games(config)?;
+    let (jobs, openings_digest) = plan_games(config)?;
     let planned = jobs.len();
     let pgn = PgnSink::create(config.pgn.as_deref())?;
     let mut results = Results::new(config, &names, planned, pgn);
@@ -160,6 +162,7 @@ pub fn run_match(config: &Config) -> anyhow::Result<MatchSummary> {
         tally,
         planned,
         elapsed_s: started.elapsed().as_secs_f64(),
+        openings_digest,
     })
 }
 
@@ -208,8 +211,9 @@ fn start_engines(config: &Config, registry: &Arc<Registry>) -> anyhow::Result<(S
 }
 
 /// The openings, one per pair of games, and the games scheduled over
-/// them; an error for an opening an engine's protocol cannot be sent.
-fn plan_games(config: &Config) -> anyhow::Result<Vec<GameJob>> {
+/// them (those of its slice, with `--shard`), with the openings' digest;
+/// an error for an opening an engine's protocol cannot be sent.
+fn plan_games(config: &Config) -> anyhow::Result<(Vec<GameJob>, u64)> {
     let pairs = config.games.div_ceil(2) as usize;
     let openings = openings::for_pairs(&config.openings, &config.rules, config.seed, pairs)?;
     if let Some(spec) = config.engines.iter().find(|e| e.proto == Proto::Gbgp)
@@ -222,7 +226,12 @@ fn plan_games(config: &Config) -> anyhow::Result<Vec<GameJob>> {
                 .unwrap_or(&spec.cmd.display().to_string())
         );
     }
-    Ok(schedule(config, &openings))
+    let mut jobs = schedule(config, &openings);
+    if let Some(shard) = config.shard {
+        // Game numbers stay those of the whole match.
+        jobs.retain(|job| shard.holds(job.pair));
+    }
+    Ok((jobs, openings::digest(&openings)))
 }
 
 /// Plays `jobs` on `--concurrency` worker threads (the first with
@@ -247,7 +256,7 @@ fn play_games(
     };
     let mut started_workers = 0;
     std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel::<(usize, Option<GameRecord>)>();
+        let (tx, rx) = mpsc::channel::<(usize, Option<Played>)>();
         let mut first_slot = Some(first_slot);
         for w in 0..workers {
             let tx = tx.clone();
@@ -312,16 +321,27 @@ impl<'a> Results<'a> {
 
     /// Takes game `index` (`None`: abandoned), and sets `stop` when the
     /// match is over: the SPRT decided, or the PGN file cannot be written.
-    fn add(&mut self, index: usize, record: Option<GameRecord>, stop: &AtomicBool) {
-        let Some(record) = record else {
-            if let Err(e) = self.pgn.push(index, None) {
-                self.write_error.get_or_insert(e);
+    fn add(&mut self, index: usize, played: Option<Played>, stop: &AtomicBool) {
+        let record = match played {
+            Some(Played::Game(record)) => record,
+            other => {
+                if let Some(Played::NotCounted(n)) = other {
+                    self.not_counted(&n);
+                }
+                if let Err(e) = self.pgn.push(index, None) {
+                    self.write_error.get_or_insert(e);
+                }
+                return;
             }
-            return;
         };
         let config = self.config;
-        if self.tally.add(&record, config.sprt.as_ref())
+        // A slice plays all its games: the test is decided over the
+        // merged slices, which is the whole match.
+        if self
+            .tally
+            .add(GameSummary::from_record(&record), config.sprt.as_ref())
             && self.tally.pairings.iter().any(|p| p.decision.is_some())
+            && config.shard.is_none()
         {
             stop.store(true, Ordering::Relaxed);
         }
@@ -339,10 +359,30 @@ impl<'a> Results<'a> {
         }
     }
 
+    /// Keeps a game that was not counted, and says so at once (on stderr:
+    /// every one of them means the engines' rules need a look).
+    fn not_counted(&mut self, n: &NotCounted) {
+        let job = &n.job;
+        eprintln!(
+            "game {} {}-{} not counted: {}",
+            job.index + 1,
+            self.names[job.white],
+            self.names[job.black],
+            n.reason
+        );
+        self.tally.not_counted.push(Uncounted::from_game(n));
+    }
+
     /// Prints the progress line after the game just added.
     fn progress(&mut self) {
         let last = self.tally.games.last().expect("just added");
-        let line = report::progress_line(self.config, self.names, &self.tally, self.planned, last);
+        let line = report::progress_line(
+            self.config.sprt,
+            self.names,
+            &self.tally,
+            self.planned,
+            last,
+        );
         // A closed stdout is no reason to stop the match.
         let _ = if self.terminal {
             write!(self.stdout, "\r\x1b[2K{line}")

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
-use super::record::{Fault, GameRecord, Overruns, Termination};
+use super::record::{Fault, GameRecord, NotCounted, Overruns};
 use super::stats::{Decision, Pentanomial, Sprt, Wdl};
 use crate::core::Color;
 
@@ -76,6 +76,79 @@ pub struct GameSummary {
     pub duration: Duration,
 }
 
+impl GameSummary {
+    /// The summary of a game just played.
+    pub fn from_record(game: &GameRecord) -> GameSummary {
+        GameSummary {
+            index: game.job.index,
+            pairing: game.job.pairing,
+            pair: game.job.pair,
+            white: game.job.white,
+            black: game.job.black,
+            result: game.termination.result_text(),
+            termination: game.termination.keyword(),
+            detail: game.detail.clone(),
+            complaints: game.complaints.clone(),
+            overruns: game.overruns,
+            plies: game.moves.len(),
+            opening: game.job.opening.line(),
+            duration: game.duration,
+        }
+    }
+
+    /// White's half points: 2 for a win, 1 for a draw, 0 for a loss.
+    pub fn white_half_points(&self) -> u8 {
+        match self.result {
+            "1-0" => 2,
+            "0-1" => 0,
+            _ => 1,
+        }
+    }
+
+    /// The engine index playing `side`.
+    pub fn engine(&self, side: Color) -> usize {
+        match side {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    /// The side that lost on time, if the game ended so.
+    pub fn time_forfeit(&self) -> Option<Color> {
+        if self.termination != Fault::TimeForfeit.keyword() {
+            return None;
+        }
+        Some(if self.white_half_points() == 0 {
+            Color::White
+        } else {
+            Color::Black
+        })
+    }
+}
+
+/// A game left out of the counts, because an engine did not play the
+/// referee's rules ([`NotCounted`]), as the reports list it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Uncounted {
+    pub index: usize,
+    pub pair: usize,
+    pub white: usize,
+    pub black: usize,
+    pub reason: String,
+}
+
+impl Uncounted {
+    pub fn from_game(n: &NotCounted) -> Uncounted {
+        Uncounted {
+            index: n.job.index,
+            pair: n.job.pair,
+            white: n.job.white,
+            black: n.job.black,
+            reason: n.reason.clone(),
+        }
+    }
+}
+
 /// Everything counted so far.
 #[derive(Clone, Debug)]
 pub struct Tally {
@@ -85,6 +158,8 @@ pub struct Tally {
     /// Results by colour, from White's point of view.
     pub white: Wdl,
     pub games: Vec<GameSummary>,
+    /// The games not counted, and why.
+    pub not_counted: Vec<Uncounted>,
 }
 
 impl Tally {
@@ -109,6 +184,7 @@ impl Tally {
             terminations: BTreeMap::new(),
             white: Wdl::default(),
             games: Vec::new(),
+            not_counted: Vec::new(),
         }
     }
 
@@ -118,49 +194,39 @@ impl Tally {
 
     /// Counts a game; returns whether it completed a pair. With `sprt`,
     /// a completed pair updates the pairing's LLR and decision.
-    pub fn add(&mut self, game: &GameRecord, sprt: Option<&Sprt>) -> bool {
-        let white_half = game.termination.white_half_points();
+    pub fn add(&mut self, game: GameSummary, sprt: Option<&Sprt>) -> bool {
+        let white_half = game.white_half_points();
         let black_half = 2 - white_half;
         self.white.add(white_half);
-        self.engines[game.job.white].as_white.add(white_half);
-        self.engines[game.job.black].as_black.add(black_half);
-        *self
-            .terminations
-            .entry(game.termination.keyword())
-            .or_default() += 1;
-        for side in Color::ALL {
-            let o = game.overruns[side.index()];
-            let e = &mut self.engines[game.job.engine(side)];
+        self.engines[game.white].as_white.add(white_half);
+        self.engines[game.black].as_black.add(black_half);
+        *self.terminations.entry(game.termination).or_default() += 1;
+        for (o, engine) in game.overruns.iter().zip([game.white, game.black]) {
+            let e = &mut self.engines[engine];
             if o.moves > 0 {
                 e.overruns.moves += o.moves;
                 e.overruns.longest = e.overruns.longest.max(o.longest);
                 e.overrun_games += 1;
             }
         }
-        let forfeit = match game.termination {
-            Termination::Fault {
-                side,
-                fault: Fault::TimeForfeit,
-            } => {
-                self.engines[game.job.engine(side)].time_forfeits += 1;
-                true
-            }
-            _ => false,
-        };
-        let p = &mut self.pairings[game.job.pairing];
-        let first_half = if game.job.white == p.first {
+        let forfeit = game.time_forfeit();
+        if let Some(side) = forfeit {
+            self.engines[game.engine(side)].time_forfeits += 1;
+        }
+        let p = &mut self.pairings[game.pairing];
+        let first_half = if game.white == p.first {
             p.first_white.add(white_half);
             white_half
         } else {
             p.first_black.add(black_half);
             black_half
         };
-        if forfeit {
+        if forfeit.is_some() {
             p.on_time.add(first_half);
         } else {
             p.on_board.add(first_half);
         }
-        let completed = match p.open_pairs.remove(&game.job.pair) {
+        let completed = match p.open_pairs.remove(&game.pair) {
             Some(other) => {
                 p.penta.add_pair(other, first_half);
                 if let Some(sprt) = sprt {
@@ -171,25 +237,11 @@ impl Tally {
                 true
             }
             None => {
-                p.open_pairs.insert(game.job.pair, first_half);
+                p.open_pairs.insert(game.pair, first_half);
                 false
             }
         };
-        self.games.push(GameSummary {
-            index: game.job.index,
-            pairing: game.job.pairing,
-            pair: game.job.pair,
-            white: game.job.white,
-            black: game.job.black,
-            result: game.termination.result_text(),
-            termination: game.termination.keyword(),
-            detail: game.detail.clone(),
-            complaints: game.complaints.clone(),
-            overruns: game.overruns,
-            plies: game.moves.len(),
-            opening: game.job.opening.line(),
-            duration: game.duration,
-        });
+        self.games.push(game);
         completed
     }
 }

@@ -1,0 +1,432 @@
+//! `mulino match merge`: reads the JSON reports of a match's slices
+//! (`mulino match --shard K/N`), checks that they belong together (equal
+//! settings, one split, no slice twice, every game inside its slice) and
+//! counts all their games again, in game order, into one tally. The
+//! summary and the JSON report are then those of the same games played
+//! in one run: the same counts, pentanomial, Elo and LLR.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::Context;
+use serde_json::Value;
+
+use super::args::MergeArgs;
+use super::config::Shard;
+use super::info::{EngineInfo, MatchInfo, Merged};
+use super::json;
+use super::record::{Overruns, Termination};
+use super::report;
+use super::stats::Sprt;
+use super::tally::{GameSummary, Tally, Uncounted};
+
+/// Why reports cannot be merged.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a report of `mulino match --json`: {what}")]
+    NotAReport { path: String, what: String },
+    #[error(
+        "{first} and {other} are not slices of the same match: `{key}` is `{a}` in {first} but `{b}` in {other}"
+    )]
+    Settings {
+        first: String,
+        other: String,
+        key: String,
+        a: String,
+        b: String,
+    },
+    #[error(
+        "{first} is shard {a} and {other} shard {b}: slices of different splits do not merge (give the same N to every --shard K/N)"
+    )]
+    Split {
+        first: String,
+        a: Shard,
+        other: String,
+        b: Shard,
+    },
+    #[error("shard {shard} is given twice: {first} and {other}")]
+    Duplicate {
+        shard: Shard,
+        first: String,
+        other: String,
+    },
+    #[error("{path}: game {round}: {what}")]
+    Game {
+        path: String,
+        round: u64,
+        what: String,
+    },
+}
+
+/// One slice's report.
+struct Report {
+    path: String,
+    doc: Value,
+    shard: Shard,
+    /// `settings`, by name (sorted: JSON objects keep no order).
+    settings: Vec<(String, String)>,
+}
+
+/// Runs `mulino match merge`: prints the merged summary, writes the
+/// merged JSON report; an error when slices are missing, after the
+/// partial result is printed.
+pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
+    let reports = args
+        .reports
+        .iter()
+        .map(|p| read_report(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (info, tally, planned, elapsed) = merge(&reports)?;
+    print!("{}", report::summary(&info, &tally, planned, elapsed));
+    if let Some(path) = &args.json {
+        let doc = json::document(&info, &tally, planned, elapsed);
+        std::fs::write(path, doc.pretty())
+            .with_context(|| format!("cannot write JSON file {}", path.display()))?;
+    }
+    match info.merged {
+        Some(m) if !m.missing.is_empty() => {
+            let missing: Vec<String> = m
+                .missing
+                .iter()
+                .map(|k| format!("{k}/{}", m.count))
+                .collect();
+            anyhow::bail!(
+                "shards missing: {} (the result above is partial)",
+                missing.join(", ")
+            )
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Reads a report and its slice (`shard` null: the whole match, 1/1).
+fn read_report(path: &Path) -> Result<Report, MergeError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| MergeError::Read {
+        path: name.clone(),
+        source,
+    })?;
+    let not = |what: &str| MergeError::NotAReport {
+        path: name.clone(),
+        what: what.to_string(),
+    };
+    let doc: Value = serde_json::from_str(&text).map_err(|e| not(&e.to_string()))?;
+    let settings = doc["settings"]
+        .as_object()
+        .ok_or_else(|| not("it has no `settings` (written by an older mulino?)"))?
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+        .collect();
+    let shard = match &doc["shard"] {
+        Value::Null => Shard { index: 1, count: 1 },
+        s => match (s["index"].as_u64(), s["count"].as_u64()) {
+            (Some(index), Some(count)) if (1..=count).contains(&index) => Shard { index, count },
+            _ => return Err(not("its `shard` is not {index, count}")),
+        },
+    };
+    if !doc["games"].is_array() || !doc["engines"].is_array() {
+        return Err(not("it has no `games` or `engines`"));
+    }
+    Ok(Report {
+        path: name,
+        doc,
+        shard,
+        settings,
+    })
+}
+
+/// The merged description, tally, games planned and time of `reports`.
+fn merge(reports: &[Report]) -> Result<(MatchInfo, Tally, usize, f64), MergeError> {
+    let first = &reports[0];
+    let merged = check_together(reports)?;
+    let mut info = describe(first)?;
+    info.merged = Some(merged);
+    let sprt = info.sprt;
+    let (mut games, mut uncounted) = (Vec::new(), Vec::new());
+    for r in reports {
+        for g in r.doc["games"].as_array().into_iter().flatten() {
+            games.push(read_game(r, &info.engines, g)?);
+        }
+        for g in r.doc["not_counted"].as_array().into_iter().flatten() {
+            uncounted.push(read_uncounted(r, &info.engines, g)?);
+        }
+    }
+    games.sort_by_key(|g| g.index);
+    let mut rounds: Vec<usize> = games.iter().map(|g| g.index).collect();
+    rounds.extend(uncounted.iter().map(|u| u.index));
+    rounds.sort_unstable();
+    if let Some(w) = rounds.windows(2).find(|w| w[0] == w[1]) {
+        return Err(MergeError::Game {
+            path: first.path.clone(),
+            round: w[0] as u64 + 1,
+            what: "listed twice among the reports".into(),
+        });
+    }
+    let mut tally = Tally::new(info.engines.len());
+    for g in games {
+        tally.add(g, sprt.as_ref());
+    }
+    tally.not_counted = uncounted;
+    // The longest overrun of each engine is in its report, not per game.
+    for r in reports {
+        for (t, e) in tally
+            .engines
+            .iter_mut()
+            .zip(r.doc["engines"].as_array().into_iter().flatten())
+        {
+            let longest = e["overruns"]["longest_seconds"].as_f64().unwrap_or(0.0);
+            let longest = Duration::try_from_secs_f64(longest).unwrap_or_default();
+            t.overruns.longest = t.overruns.longest.max(longest);
+        }
+    }
+    let per_pairing: usize =
+        setting(first, "games")?
+            .parse()
+            .map_err(|_| MergeError::NotAReport {
+                path: first.path.clone(),
+                what: "its `games` setting is not a number".into(),
+            })?;
+    let planned = per_pairing * (info.engines.len() - 1);
+    let elapsed = reports
+        .iter()
+        .map(|r| r.doc["elapsed_seconds"].as_f64().unwrap_or(0.0))
+        .sum();
+    Ok((info, tally, planned, elapsed))
+}
+
+/// Checks that the reports are slices of one match, each once; which of
+/// the split's slices they are and which are missing.
+fn check_together(reports: &[Report]) -> Result<Merged, MergeError> {
+    let first = &reports[0];
+    let mut present: Vec<(u64, &str)> = Vec::new();
+    for r in reports {
+        if r.shard.count != first.shard.count {
+            return Err(MergeError::Split {
+                first: first.path.clone(),
+                a: first.shard,
+                other: r.path.clone(),
+                b: r.shard,
+            });
+        }
+        if let Some((_, path)) = present.iter().find(|(k, _)| *k == r.shard.index) {
+            return Err(MergeError::Duplicate {
+                shard: r.shard,
+                first: path.to_string(),
+                other: r.path.clone(),
+            });
+        }
+        present.push((r.shard.index, &r.path));
+        let keys = first.settings.iter().chain(&r.settings).map(|(k, _)| k);
+        for key in keys {
+            let (a, b) = (find(&first.settings, key), find(&r.settings, key));
+            if a != b {
+                return Err(MergeError::Settings {
+                    first: first.path.clone(),
+                    other: r.path.clone(),
+                    key: key.clone(),
+                    a: a.unwrap_or("(none)").to_string(),
+                    b: b.unwrap_or("(none)").to_string(),
+                });
+            }
+        }
+    }
+    let mut present: Vec<u64> = present.into_iter().map(|(k, _)| k).collect();
+    present.sort_unstable();
+    let count = first.shard.count;
+    let missing = (1..=count).filter(|k| !present.contains(k)).collect();
+    Ok(Merged {
+        count,
+        present,
+        missing,
+    })
+}
+
+fn find<'a>(settings: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    settings
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
+fn setting<'a>(r: &'a Report, key: &str) -> Result<&'a str, MergeError> {
+    find(&r.settings, key).ok_or_else(|| MergeError::NotAReport {
+        path: r.path.clone(),
+        what: format!("its settings have no `{key}`"),
+    })
+}
+
+/// The match as `r` describes it (every slice describes it alike).
+fn describe(r: &Report) -> Result<MatchInfo, MergeError> {
+    let doc = &r.doc;
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+    let engines = doc["engines"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|e| EngineInfo {
+            name: text(&e["name"]),
+            cmd: text(&e["cmd"]),
+            limits: text(&e["limits"]),
+            proto: text(&e["proto"]),
+        })
+        .collect::<Vec<_>>();
+    if engines.len() < 2 {
+        return Err(MergeError::NotAReport {
+            path: r.path.clone(),
+            what: "it lists fewer than two engines".into(),
+        });
+    }
+    // The overrides in the order they were applied (a JSON object keeps none).
+    let rule_overrides = setting(r, "rules")?
+        .split_whitespace()
+        .filter_map(|w| w.split_once('='))
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect();
+    let s = &doc["pairings"][0]["sprt"];
+    let sprt = match (
+        s["elo0"].as_f64(),
+        s["elo1"].as_f64(),
+        s["alpha"].as_f64(),
+        s["beta"].as_f64(),
+    ) {
+        (Some(elo0), Some(elo1), Some(alpha), Some(beta)) => Some(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        }),
+        _ => None,
+    };
+    let tb = doc["tb"]["dir"]
+        .as_str()
+        .map(|dir| (dir.to_string(), text(&doc["tb"]["adjudicate"])));
+    Ok(MatchInfo {
+        event: text(&doc["event"]),
+        variant: text(&doc["variant"]),
+        rule_overrides,
+        tb,
+        seed: doc["seed"].as_u64().unwrap_or_default(),
+        concurrency: None,
+        sprt,
+        engines,
+        shard: None,
+        merged: None,
+        settings: r.settings.clone(),
+    })
+}
+
+/// A game's place in the match (number, pair, engines, all from 0),
+/// checked to be one of `r`'s slice, between engines the report lists.
+struct Place {
+    index: usize,
+    pair: usize,
+    white: usize,
+    black: usize,
+}
+
+fn place(r: &Report, engines: &[EngineInfo], g: &Value) -> Result<Place, MergeError> {
+    let round = g["round"].as_u64().unwrap_or(0);
+    let bad = |what: String| MergeError::Game {
+        path: r.path.clone(),
+        round,
+        what,
+    };
+    let pair = g["pair"].as_u64().filter(|&p| p >= 1 && round >= 1);
+    let Some(pair) = pair else {
+        return Err(bad("no round or pair number".into()));
+    };
+    if !r.shard.holds(pair as usize - 1) {
+        return Err(bad(format!(
+            "pair {pair} is not one of shard {}'s",
+            r.shard
+        )));
+    }
+    let engine = |side: &str| {
+        let name = g[side].as_str().unwrap_or_default();
+        engines
+            .iter()
+            .position(|e| e.name == name)
+            .ok_or_else(|| bad(format!("{side} `{name}` is none of the report's engines")))
+    };
+    let (white, black) = (engine("white")?, engine("black")?);
+    if (white == 0) == (black == 0) {
+        return Err(bad("the first engine does not play in it".into()));
+    }
+    Ok(Place {
+        index: round as usize - 1,
+        pair: pair as usize - 1,
+        white,
+        black,
+    })
+}
+
+/// One of `r`'s `not_counted`.
+fn read_uncounted(r: &Report, engines: &[EngineInfo], g: &Value) -> Result<Uncounted, MergeError> {
+    let Place {
+        index,
+        pair,
+        white,
+        black,
+    } = place(r, engines, g)?;
+    Ok(Uncounted {
+        index,
+        pair,
+        white,
+        black,
+        reason: g["reason"].as_str().unwrap_or_default().to_string(),
+    })
+}
+
+/// One game of `r`'s list, checked to belong to `r`'s slice.
+fn read_game(r: &Report, engines: &[EngineInfo], g: &Value) -> Result<GameSummary, MergeError> {
+    let Place {
+        index,
+        pair,
+        white,
+        black,
+    } = place(r, engines, g)?;
+    let bad = |what: String| MergeError::Game {
+        path: r.path.clone(),
+        round: index as u64 + 1,
+        what,
+    };
+    // The opponent of the first engine.
+    let pairing = white.max(black) - 1;
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+    let result = ["1-0", "0-1", "1/2-1/2"]
+        .into_iter()
+        .find(|r| g["result"] == *r)
+        .ok_or_else(|| bad(format!("result {} is not 1-0, 0-1 or 1/2-1/2", g["result"])))?;
+    let termination = Termination::keyword_named(g["termination"].as_str().unwrap_or_default())
+        .ok_or_else(|| bad(format!("unknown termination {}", g["termination"])))?;
+    let overruns = ["white", "black"].map(|side| Overruns {
+        moves: g["overruns"][side].as_u64().unwrap_or(0) as u32,
+        longest: Duration::ZERO,
+    });
+    Ok(GameSummary {
+        index,
+        pairing,
+        pair,
+        white,
+        black,
+        result,
+        termination,
+        detail: text(&g["detail"]),
+        complaints: g["engine_errors"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(text)
+            .collect(),
+        overruns,
+        plies: g["plies"].as_u64().unwrap_or(0) as usize,
+        opening: text(&g["opening"]),
+        duration: Duration::try_from_secs_f64(g["seconds"].as_f64().unwrap_or(0.0))
+            .unwrap_or_default(),
+    })
+}

@@ -231,6 +231,46 @@ fn undo_and_redo_take_back_and_replay_whole_turns() {
     assert!(strings(&st["moves"]).is_empty());
 }
 
+/// Da San Qi: three pieces a side and one in hand, a7 marked by a mill.
+const DA_SAN_QI: &str = "O*O**O**/@*@**@**/*******X w p p 3 1 3 1 0 0 0 0 0 0 0 0 10";
+
+#[test]
+fn the_state_shows_marked_points_and_who_plays_each_turn() {
+    let (_gui, c) = Client::start();
+    let id = c.new_session();
+    c.ok("new", json!({ "session": id, "variant": "da-san-qi" }));
+    let st = c.ok("fen", json!({ "session": id, "fen": DA_SAN_QI }));
+    assert_eq!(strings(&st["marked"]), ["a7"]);
+    assert!(!strings(&st["legal"]).contains(&"a7".to_string()));
+    assert_eq!(
+        (&st["side"], &st["fullmove"]),
+        (&json!("white"), &json!(10))
+    );
+    // The last placements, then Black moves first: two black turns in a
+    // row, the second numbered 11, as the rules core counts.
+    for m in ["g1", "g7", "g7-g4"] {
+        c.ok("move", json!({ "session": id, "move": m }));
+    }
+    let st = c.ok("undo", json!({ "session": id }));
+    assert!(strings(&st["marked"]).is_empty(), "placing has ended: {st}");
+    assert_eq!(
+        (&st["side"], &st["fullmove"]),
+        (&json!("black"), &json!(11))
+    );
+    let turn = |side: &str, fullmove: u64| json!({ "side": side, "fullmove": fullmove });
+    // The undone move keeps its place, after the moves played.
+    assert_eq!(strings(&st["redo"]), ["g7-g4"]);
+    assert_eq!(
+        st["turns"],
+        json!([turn("white", 10), turn("black", 10), turn("black", 11)])
+    );
+    let st = c.ok("redo", json!({ "session": id }));
+    assert_eq!(
+        (&st["side"], &st["fullmove"]),
+        (&json!("white"), &json!(12))
+    );
+}
+
 #[test]
 fn a_hint_names_the_winning_move_and_plays_nothing() {
     let (_gui, c) = Client::start();

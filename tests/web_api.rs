@@ -142,8 +142,11 @@ fn the_page_and_its_files_are_served() {
     let (_gui, c) = Client::start();
     let (status, page) = http(c.addr, "GET", "/", "");
     assert_eq!(status, 200);
-    assert!(page.contains("<svg") && page.contains("app.js"), "{page}");
-    for file in ["/app.js", "/style.css"] {
+    assert!(
+        page.contains("<svg") && page.contains("app.js") && page.contains("board.js"),
+        "{page}"
+    );
+    for file in ["/app.js", "/board.js", "/style.css"] {
         let (status, body) = http(c.addr, "GET", file, "");
         assert_eq!(status, 200, "{file}");
         assert!(!body.is_empty(), "{file}");

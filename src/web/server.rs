@@ -30,6 +30,7 @@ const TOTAL: usize = 256;
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
+const BOARD_JS: &str = include_str!("assets/board.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 const JSON: &str = "application/json; charset=utf-8";
 
@@ -271,6 +272,7 @@ fn route(shared: &Shared, connection: &mut Connection, request: &Request) -> Opt
     match (request.method.as_str(), request.path.as_str()) {
         ("GET", "/" | "/index.html") => page("text/html; charset=utf-8", INDEX_HTML),
         ("GET", "/app.js") => page("text/javascript; charset=utf-8", APP_JS),
+        ("GET", "/board.js") => page("text/javascript; charset=utf-8", BOARD_JS),
         ("GET", "/style.css") => page("text/css; charset=utf-8", STYLE_CSS),
         ("POST", p) if p.starts_with("/api/") => api_call(shared, connection, request),
         (_, p) if p.starts_with("/api/") => Some(error_json(405, "API calls are POST requests")),

@@ -560,9 +560,8 @@ fn a_set_up_position_owing_a_removal_takes_a_removal_only_turn() {
     assert_eq!(st["outcome"]["result"], "1-0");
 }
 
-/// The largest request body the server reads (`MAX_BODY` in
-/// src/web/server.rs, private there).
-const MAX_BODY: usize = 256 * 1024;
+/// The largest request body the server reads.
+const MAX_BODY: usize = mulino::web::server::MAX_BODY as usize;
 
 /// A JSON object's text, padded with spaces to exactly `len` bytes.
 fn padded(body: &Value, len: usize) -> String {

@@ -174,24 +174,34 @@ fn take_connection(shared: &Arc<Shared>, stream: TcpStream) {
         }
         *mine += 1;
     }
-    let shared_here = Arc::clone(shared);
-    let spawned = std::thread::Builder::new()
+    let slot = Slot {
+        shared: Arc::clone(shared),
+        peer,
+    };
+    // Should no thread start, the slot is given back as the closure drops.
+    let _ = std::thread::Builder::new()
         .name("gui-http".into())
         .spawn(move || {
-            serve(&shared_here, stream);
-            release(&shared_here, peer);
+            let slot = slot;
+            serve(&slot.shared, stream);
         });
-    if spawned.is_err() {
-        release(shared, peer);
-    }
 }
 
-fn release(shared: &Shared, peer: IpAddr) {
-    let mut open = shared.open.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(n) = open.get_mut(&peer) {
-        *n -= 1;
-        if *n == 0 {
-            open.remove(&peer);
+/// A connection's place in the count, given back when it ends, however
+/// it ends.
+struct Slot {
+    shared: Arc<Shared>,
+    peer: IpAddr,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut open = self.shared.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = open.get_mut(&self.peer) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.peer);
+            }
         }
     }
 }

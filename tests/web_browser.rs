@@ -274,6 +274,11 @@ fn da_san_qi_shows_its_marks_and_keeps_the_columns_and_undo_after_a_double_turn(
     cdp.click("#btn-redo");
     page.wait_plies("the redo", 3);
     assert!(page.cdp.text("#status").contains("White to move"));
+    // Back to Black's second turn in a row, which the status names.
+    page.cdp.click("#moves .mv[data-ply=\"2\"]");
+    page.wait_plies("the jump to ply 2", 2);
+    let status = page.cdp.text("#status");
+    assert!(status.contains("Black to move again (moving)"), "{status}");
 }
 
 /// Twenty plies of Nine Men's Morris without a mill: 18 placements and

@@ -351,7 +351,10 @@ function statusText() {
   }
   const waiting = controller(st.side) === 'engine' && ui.paused && !st.search
     ? ': the engine waits, press "Engine move"' : '';
-  return side + ' to move (' + st.phase + ')' + waiting;
+  // A rule gave the same side the next turn too (say so: no surprise).
+  const last = st.turns[st.moves.length - 1];
+  const again = last && last.side === st.side ? ' again' : '';
+  return side + ' to move' + again + ' (' + st.phase + ')' + waiting;
 }
 
 function evalText(e) {

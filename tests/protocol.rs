@@ -261,7 +261,15 @@ fn perft_divides_and_totals() {
     assert_eq!(sum, 12144);
     assert_eq!(lines[24], "");
     assert_eq!(lines[25], "Nodes searched: 12144");
-    assert!(lines[26].starts_with("Time: "), "{}", lines[26]);
+    // The time alone: memoised bulk counting has no meaningful speed.
+    let ms = lines[26]
+        .strip_prefix("Time: ")
+        .and_then(|t| t.strip_suffix(" ms"));
+    assert!(
+        ms.is_some_and(|ms| ms.parse::<u64>().is_ok()),
+        "{}",
+        lines[26]
+    );
     assert!(engine.sync().is_empty());
 }
 

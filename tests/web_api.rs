@@ -142,8 +142,11 @@ fn the_page_and_its_files_are_served() {
     let (_gui, c) = Client::start();
     let (status, page) = http(c.addr, "GET", "/", "");
     assert_eq!(status, 200);
-    assert!(page.contains("<svg") && page.contains("app.js"), "{page}");
-    for file in ["/app.js", "/style.css"] {
+    assert!(
+        page.contains("<svg") && page.contains("app.js") && page.contains("board.js"),
+        "{page}"
+    );
+    for file in ["/app.js", "/board.js", "/style.css"] {
         let (status, body) = http(c.addr, "GET", file, "");
         assert_eq!(status, 200, "{file}");
         assert!(!body.is_empty(), "{file}");
@@ -229,6 +232,46 @@ fn undo_and_redo_take_back_and_replay_whole_turns() {
     assert!(strings(&st["moves"]).is_empty());
     let st = c.ok("undo", json!({ "session": id }));
     assert!(strings(&st["moves"]).is_empty());
+}
+
+/// Da San Qi: three pieces a side and one in hand, a7 marked by a mill.
+const DA_SAN_QI: &str = "O*O**O**/@*@**@**/*******X w p p 3 1 3 1 0 0 0 0 0 0 0 0 10";
+
+#[test]
+fn the_state_shows_marked_points_and_who_plays_each_turn() {
+    let (_gui, c) = Client::start();
+    let id = c.new_session();
+    c.ok("new", json!({ "session": id, "variant": "da-san-qi" }));
+    let st = c.ok("fen", json!({ "session": id, "fen": DA_SAN_QI }));
+    assert_eq!(strings(&st["marked"]), ["a7"]);
+    assert!(!strings(&st["legal"]).contains(&"a7".to_string()));
+    assert_eq!(
+        (&st["side"], &st["fullmove"]),
+        (&json!("white"), &json!(10))
+    );
+    // The last placements, then Black moves first: two black turns in a
+    // row, the second numbered 11, as the rules core counts.
+    for m in ["g1", "g7", "g7-g4"] {
+        c.ok("move", json!({ "session": id, "move": m }));
+    }
+    let st = c.ok("undo", json!({ "session": id }));
+    assert!(strings(&st["marked"]).is_empty(), "placing has ended: {st}");
+    assert_eq!(
+        (&st["side"], &st["fullmove"]),
+        (&json!("black"), &json!(11))
+    );
+    let turn = |side: &str, fullmove: u64| json!({ "side": side, "fullmove": fullmove });
+    // The undone move keeps its place, after the moves played.
+    assert_eq!(strings(&st["redo"]), ["g7-g4"]);
+    assert_eq!(
+        st["turns"],
+        json!([turn("white", 10), turn("black", 10), turn("black", 11)])
+    );
+    let st = c.ok("redo", json!({ "session": id }));
+    assert_eq!(
+        (&st["side"], &st["fullmove"]),
+        (&json!("white"), &json!(12))
+    );
 }
 
 #[test]
@@ -517,9 +560,8 @@ fn a_set_up_position_owing_a_removal_takes_a_removal_only_turn() {
     assert_eq!(st["outcome"]["result"], "1-0");
 }
 
-/// The largest request body the server reads (`MAX_BODY` in
-/// src/web/server.rs, private there).
-const MAX_BODY: usize = 256 * 1024;
+/// The largest request body the server reads.
+const MAX_BODY: usize = mulino::web::server::MAX_BODY as usize;
 
 /// A JSON object's text, padded with spaces to exactly `len` bytes.
 fn padded(body: &Value, len: usize) -> String {

@@ -1,339 +1,58 @@
-//! `mulino gui` in a real browser: headless Chromium, driven over its
-//! DevTools protocol (CDP) on a websocket, plays a short game by mouse
-//! clicks on the page served in-process, and checks the board, the move
-//! list, a hint, an undo, a drag by touch, a removal, an error, the
-//! game's end, Copy game, the engine's reply, a reload and a forgotten
-//! session. It saves a screenshot to target/gui.png (and to docs/gui.png,
-//! the README's picture, when MULINO_UPDATE_SCREENSHOT is set).
+//! `mulino gui` in a real browser: headless Chromium plays on the page
+//! served in-process, by mouse clicks and finger drags (the harness is in
+//! `browser/`). A short game checks the board, the move list, a hint,
+//! an undo, a drag, a removal, an error, the game's end, Copy game, the
+//! engine's reply, a reload and a forgotten session, and saves a
+//! screenshot to target/gui.png (and to docs/gui.png, the README's
+//! picture, when MULINO_UPDATE_SCREENSHOT is set). Other tests play Da
+//! San Qi (marked points, a double turn, undo against the engine), a
+//! game on a phone-sized screen, and a game to its end.
 //!
-//! `.ci/run` installs Chromium when it is missing, so in CI the test runs.
-//! Only where no Chromium is found does it say so loudly and pass, and
-//! MULINO_REQUIRE_BROWSER turns that into a failure. MULINO_CHROMIUM
-//! names the browser to use.
+//! `.ci/run` installs Chromium when it is missing, and in CI (`CI` set)
+//! a missing browser fails the tests; elsewhere they say so loudly and
+//! pass.
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::TcpStream;
+mod browser;
+
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
 
-use mulino::web::Gui;
-use serde_json::{Value, json};
-use tungstenite::{Message, WebSocket};
+use browser::{DESKTOP, PHONE, Page};
+use serde_json::json;
 
 /// A slide before the end: `g4-g7` closes a mill, and any removal
 /// leaves Black with two pieces.
 const NEAR_END: &str = "**@****@/****@*O*/O*O****O w m s 4 0 3 0 0 0 0 0 0 0 0 0 30";
-/// How long any one condition may take to come true.
-const WAIT: Duration = Duration::from_secs(20);
-
-/// The browser process, killed and its profile removed when dropped.
-struct Browser {
-    child: Child,
-    profile: PathBuf,
-}
-
-impl Drop for Browser {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        // Chromium's helper processes may still write for a moment.
-        for _ in 0..20 {
-            if std::fs::remove_dir_all(&self.profile).is_ok() || !self.profile.exists() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-fn find_chromium() -> Option<String> {
-    if let Ok(path) = std::env::var("MULINO_CHROMIUM") {
-        return Some(path);
-    }
-    ["chromium", "chromium-browser", "google-chrome", "chrome"]
-        .into_iter()
-        .find(|name| {
-            Command::new(name)
-                .arg("--version")
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status()
-                .is_ok_and(|s| s.success())
-        })
-        .map(str::to_string)
-}
-
-/// Starts headless Chromium and returns it with its DevTools address.
-fn launch(program: &str) -> (Browser, String) {
-    let profile = std::env::temp_dir().join(format!("mulino-gui-test-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&profile);
-    let mut child = Command::new(program)
-        .args([
-            "--headless=new",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--no-first-run",
-            "--no-default-browser-check",
-            "--hide-scrollbars",
-            "--remote-debugging-port=0",
-            "--window-size=1100,760",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg("about:blank")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
-    let stderr = child.stderr.take().expect("stderr");
-    let browser = Browser { child, profile };
-    // Chromium prints its websocket address on stderr; the rest of its
-    // chatter is drained so that it never blocks on a full pipe.
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if let Some(url) = line.strip_prefix("DevTools listening on ") {
-                let _ = tx.send(url.trim().to_string());
-            }
-        }
-    });
-    let url = rx
-        .recv_timeout(WAIT)
-        .unwrap_or_else(|_| panic!("{program} did not print its DevTools address"));
-    (browser, url)
-}
-
-/// A CDP connection, attached to one page.
-struct Cdp {
-    ws: WebSocket<TcpStream>,
-    next_id: u64,
-    session: Option<String>,
-}
-
-impl Cdp {
-    fn connect(url: &str) -> Cdp {
-        let host = url
-            .strip_prefix("ws://")
-            .and_then(|rest| rest.split('/').next())
-            .expect("a ws:// address");
-        let stream = TcpStream::connect(host).expect("connect to DevTools");
-        stream
-            .set_read_timeout(Some(WAIT))
-            .expect("set a read timeout");
-        let (ws, _) = tungstenite::client(url, stream).expect("the websocket handshake");
-        Cdp {
-            ws,
-            next_id: 0,
-            session: None,
-        }
-    }
-
-    /// Sends a command and waits for its answer (events are skipped).
-    fn send(&mut self, method: &str, params: Value) -> Value {
-        self.next_id += 1;
-        let id = self.next_id;
-        let mut message = json!({ "id": id, "method": method, "params": params });
-        if let Some(s) = &self.session {
-            message["sessionId"] = json!(s);
-        }
-        self.ws
-            .send(Message::text(message.to_string()))
-            .expect("send to DevTools");
-        loop {
-            let reply = self.ws.read().expect("read from DevTools");
-            let Message::Text(text) = reply else { continue };
-            let value: Value = serde_json::from_str(text.as_str()).expect("CDP sends JSON");
-            if value["id"] != json!(id) {
-                continue;
-            }
-            if let Some(error) = value.get("error") {
-                panic!("{method}: {error}");
-            }
-            return value["result"].clone();
-        }
-    }
-
-    /// Evaluates JavaScript in the page and returns its value.
-    fn eval(&mut self, expression: &str) -> Value {
-        let result = self.send(
-            "Runtime.evaluate",
-            json!({ "expression": expression, "returnByValue": true, "awaitPromise": true }),
-        );
-        if let Some(e) = result.get("exceptionDetails") {
-            panic!("`{expression}` threw: {e}");
-        }
-        result["result"]["value"].clone()
-    }
-
-    /// Waits until `expression` is true in the page.
-    fn wait_for(&mut self, what: &str, expression: &str) {
-        let deadline = Instant::now() + WAIT;
-        loop {
-            // The page may still be loading: an exception is a no.
-            let guarded = format!(
-                "(() => {{ try {{ return {expression}; }} catch (_) {{ return false; }} }})()"
-            );
-            if self.eval(&guarded) == json!(true) {
-                return;
-            }
-            if Instant::now() > deadline {
-                let status = self.eval("document.getElementById('status').textContent");
-                let error = self.eval("document.getElementById('error').textContent");
-                let page = self.eval(
-                    "JSON.stringify({ pending: ui.pending, clicks: ui.clicks, paused: ui.paused, \
-                     moves: ui.st && ui.st.moves, search: ui.st && ui.st.search })",
-                );
-                panic!(
-                    "timed out waiting for {what} (`{expression}`); status {status}, error {error}, page {page}"
-                );
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    /// Clicks the middle of the element `selector` with the mouse.
-    fn click(&mut self, selector: &str) {
-        let at = self.eval(&format!(
-            "(() => {{ const e = document.querySelector({selector:?}); if (!e) return null; \
-             e.scrollIntoView({{block: 'center'}}); const r = e.getBoundingClientRect(); \
-             return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
-        ));
-        let (Some(x), Some(y)) = (at[0].as_f64(), at[1].as_f64()) else {
-            panic!("no element `{selector}` to click");
-        };
-        for kind in ["mousePressed", "mouseReleased"] {
-            self.send(
-                "Input.dispatchMouseEvent",
-                json!({ "type": kind, "x": x, "y": y, "button": "left", "buttons": 1, "clickCount": 1 }),
-            );
-        }
-    }
-
-    /// The middle of the element `selector`, scrolled into view.
-    fn centre(&mut self, selector: &str) -> (f64, f64) {
-        let at = self.eval(&format!(
-            "(() => {{ const e = document.querySelector({selector:?}); if (!e) return null; \
-             e.scrollIntoView({{block: 'center'}}); const r = e.getBoundingClientRect(); \
-             return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
-        ));
-        match (at[0].as_f64(), at[1].as_f64()) {
-            (Some(x), Some(y)) => (x, y),
-            _ => panic!("no element `{selector}`"),
-        }
-    }
-
-    /// Drags with a finger from one point of the board to another.
-    fn touch_drag(&mut self, from: &str, to: &str) {
-        let (x1, y1) = self.centre(&format!("[data-point=\"{from}\"]"));
-        let (x2, y2) = self.centre(&format!("[data-point=\"{to}\"]"));
-        let touch = |x: f64, y: f64| json!([{ "x": x, "y": y }]);
-        self.send(
-            "Input.dispatchTouchEvent",
-            json!({ "type": "touchStart", "touchPoints": touch(x1, y1) }),
-        );
-        for i in 1..=4 {
-            let f = f64::from(i) / 4.0;
-            let (x, y) = (x1 + (x2 - x1) * f, y1 + (y2 - y1) * f);
-            self.send(
-                "Input.dispatchTouchEvent",
-                json!({ "type": "touchMove", "touchPoints": touch(x, y) }),
-            );
-        }
-        self.send(
-            "Input.dispatchTouchEvent",
-            json!({ "type": "touchEnd", "touchPoints": [] }),
-        );
-    }
-
-    fn click_point(&mut self, point: &str) {
-        self.click(&format!("[data-point=\"{point}\"]"));
-    }
-
-    fn text(&mut self, selector: &str) -> String {
-        self.eval(&format!(
-            "(document.querySelector({selector:?}) || {{}}).textContent || ''"
-        ))
-        .as_str()
-        .unwrap_or("")
-        .to_string()
-    }
-
-    fn count(&mut self, selector: &str) -> u64 {
-        self.eval(&format!("document.querySelectorAll({selector:?}).length"))
-            .as_u64()
-            .unwrap_or(0)
-    }
-
-    /// Replaces a text field's content as typed by the keyboard.
-    fn type_into(&mut self, selector: &str, text: &str) {
-        self.click(selector);
-        self.eval(&format!("document.querySelector({selector:?}).select()"));
-        self.send("Input.insertText", json!({ "text": text }));
-    }
-
-    /// Chooses an option of a `<select>` as a person would (a change event).
-    fn choose(&mut self, id: &str, value: &str) {
-        self.eval(&format!(
-            "(() => {{ const e = document.getElementById({id:?}); e.value = {value:?}; \
-             e.dispatchEvent(new Event('change')); return true; }})()"
-        ));
-    }
-
-    fn screenshot(&mut self) -> Vec<u8> {
-        let shot = self.send("Page.captureScreenshot", json!({ "format": "png" }));
-        let data = shot["data"].as_str().expect("screenshot data");
-        data_encoding::BASE64
-            .decode(data.as_bytes())
-            .expect("base64 PNG")
-    }
-}
 
 #[test]
 fn a_short_game_by_clicks_in_headless_chromium() {
-    let started = Instant::now();
-    let Some(program) = find_chromium() else {
-        let required = std::env::var_os("MULINO_REQUIRE_BROWSER").is_some();
-        let message = "no Chromium found (apt-get install chromium, or set MULINO_CHROMIUM)";
-        assert!(!required, "{message}, and MULINO_REQUIRE_BROWSER is set");
-        // Straight to stderr: the test harness would swallow eprintln!'s
-        // output of a passing test.
-        let _ = writeln!(
-            std::io::stderr(),
-            "\n!!!!! SKIPPED the browser test of `mulino gui`: {message} !!!!!\n"
-        );
+    let Some(mut page) = Page::open(DESKTOP) else {
         return;
     };
-    let gui = Gui::start("127.0.0.1", 0).expect("the server starts");
-    let (_browser, devtools) = launch(&program);
-    let mut cdp = Cdp::connect(&devtools);
-    let target = cdp.send("Target.createTarget", json!({ "url": "about:blank" }));
-    let attached = cdp.send(
-        "Target.attachToTarget",
-        json!({ "targetId": target["targetId"], "flatten": true }),
-    );
-    cdp.session = attached["sessionId"].as_str().map(str::to_string);
-    cdp.send(
-        "Emulation.setDeviceMetricsOverride",
-        json!({ "width": 1100, "height": 760, "deviceScaleFactor": 1, "mobile": false }),
-    );
-    cdp.send("Page.enable", json!({}));
-    cdp.send("Page.navigate", json!({ "url": gui.url() }));
-    cdp.wait_for("the page", "document.body.dataset.ready === '1'");
-
+    let cdp = &mut page.cdp;
     // The board: 24 points, 16 lines, no pieces, nine in each hand.
     assert_eq!(cdp.count("[data-point]"), 24);
     assert_eq!(cdp.count("#board .line"), 16);
     assert_eq!(cdp.count("[data-piece]"), 0);
     assert_eq!(cdp.count("#hand-top .stone.black"), 9);
     assert!(cdp.text("#status").contains("White to move"));
-    // Two humans, no evaluation searches: only clicks change the game.
-    cdp.choose("black-player", "human");
-    cdp.eval("(() => { const e = document.getElementById('auto-eval'); e.checked = false; e.dispatchEvent(new Event('change')); return true; })()");
+    page.two_humans();
+    a_placement_then_a_bad_fen(&mut page);
+    let png = a_set_up_position_a_hint_and_a_slide(&mut page);
+    the_mill_by_a_drag_its_removal_and_the_end(&mut page);
+    against_the_engine_a_reload_and_a_restart(&mut page);
+    let target_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target");
+    std::fs::create_dir_all(&target_dir).expect("target/");
+    std::fs::write(target_dir.join("gui.png"), &png).expect("write target/gui.png");
+    if std::env::var_os("MULINO_UPDATE_SCREENSHOT").is_some() {
+        let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs");
+        std::fs::create_dir_all(&docs).expect("docs/");
+        std::fs::write(docs.join("gui.png"), &png).expect("write docs/gui.png");
+    }
+}
 
-    // A placement by a click, then a bad FEN: refused, the game kept.
+/// A placement by a click, then a bad FEN: refused, the game kept.
+fn a_placement_then_a_bad_fen(page: &mut Page) {
+    let cdp = &mut page.cdp;
     cdp.click_point("d6");
     cdp.wait_for(
         "d6 in the move list",
@@ -345,8 +64,12 @@ fn a_short_game_by_clicks_in_headless_chromium() {
     cdp.wait_for("the FEN error", "!document.getElementById('error').hidden");
     assert!(cdp.text("#error").contains("FEN"), "{}", cdp.text("#error"));
     assert_eq!(cdp.count("#moves .mv"), 1, "the game is unchanged");
+}
 
-    // A position near the end.
+/// A position near the end, a hint drawn on the board (the screenshot,
+/// returned), the pieces that can move marked, a slide and its undo.
+fn a_set_up_position_a_hint_and_a_slide(page: &mut Page) -> Vec<u8> {
+    let cdp = &mut page.cdp;
     cdp.type_into("#fen", NEAR_END);
     cdp.click("#btn-setup");
     cdp.wait_for(
@@ -356,8 +79,13 @@ fn a_short_game_by_clicks_in_headless_chromium() {
     assert_eq!(cdp.count("[data-piece=black]"), 3);
     assert_eq!(cdp.count("#moves .mv"), 0);
     assert!(cdp.text("#status").contains("White to move (moving)"));
+    // Before any click, every piece that can move is marked.
+    let movable = cdp.eval(
+        "new Set(ui.st.legal.filter((m) => m.includes('-')).map((m) => m.split('-')[0])).size",
+    );
+    assert_eq!(json!(cdp.count("[data-movable]")), movable);
+    assert!(cdp.count("[data-movable]") > 0);
 
-    // A hint, drawn on the board.
     cdp.click("#btn-hint");
     cdp.wait_for("the hint", "!!document.querySelector('[data-hint]')");
     let hint = cdp.eval("document.querySelector('[data-hint]').dataset.hint");
@@ -376,7 +104,6 @@ fn a_short_game_by_clicks_in_headless_chromium() {
         "document.querySelector('#moves .mv.current')?.textContent === 'b4-a4'",
     );
     assert!(cdp.text("#status").contains("Black to move"));
-
     // Undo takes it back (it stays in the list, to redo).
     cdp.click("#btn-undo");
     cdp.wait_for(
@@ -385,8 +112,12 @@ fn a_short_game_by_clicks_in_headless_chromium() {
     );
     assert_eq!(cdp.count("#moves .mv.future"), 1);
     assert!(cdp.text("#status").contains("White to move"));
+    png
+}
 
-    // The mill, dragged with a finger, its removal, and the end.
+/// The mill, dragged with a finger, its removal, the end, Copy game.
+fn the_mill_by_a_drag_its_removal_and_the_end(page: &mut Page) {
+    let cdp = &mut page.cdp;
     cdp.touch_drag("g4", "g7");
     assert!(
         cdp.text("#status").contains("remove"),
@@ -411,26 +142,25 @@ fn a_short_game_by_clicks_in_headless_chromium() {
         0,
         "a new move forgets the redo"
     );
-
-    // Copy game: the clipboard gets the set-up position and the moves.
-    cdp.send(
-        "Browser.setPermission",
-        json!({ "permission": { "name": "clipboard-read" }, "setting": "granted", "origin": gui.url().trim_end_matches('/') }),
+    // The bar shows the result, not an even blank.
+    assert_eq!(cdp.text("#evaltext"), "1-0");
+    assert_eq!(
+        cdp.eval("document.getElementById('evalfill').style.height"),
+        "100%"
     );
-    cdp.click("#btn-copy-game");
-    cdp.wait_for(
-        "the copy notice",
-        "document.getElementById('notice').textContent.includes('copied')",
-    );
-    let copied = cdp.eval("navigator.clipboard.readText()");
-    let copied = copied.as_str().unwrap_or("");
+    page.allow_clipboard();
+    let copied = page.copied_game();
     assert!(
         copied.contains(&format!("[FEN \"{NEAR_END}\"]")),
         "{copied}"
     );
-    assert!(copied.contains("g4-g7xe4 1-0"), "{copied}");
+    assert!(copied.contains("30. g4-g7xe4 1-0"), "{copied}");
+}
 
-    // Against the engine: it answers a placement by itself.
+/// Against the engine: it answers a placement by itself; a reload loses
+/// nothing; a session the server forgot is rebuilt.
+fn against_the_engine_a_reload_and_a_restart(page: &mut Page) {
+    let cdp = &mut page.cdp;
     cdp.choose("black-player", "engine");
     cdp.choose("level", "2");
     cdp.choose("movetime", "250");
@@ -447,7 +177,6 @@ fn a_short_game_by_clicks_in_headless_chromium() {
     assert_eq!(cdp.count("[data-piece=black]"), 1);
     assert!(cdp.text("#status").contains("White to move"));
 
-    // A reload loses nothing.
     cdp.eval("window.beforeReload = true");
     cdp.send("Page.reload", json!({}));
     cdp.wait_for("the reloaded page", "!window.beforeReload && document.body.dataset.ready === '1' && document.querySelectorAll('#moves .mv').length === 2");
@@ -458,11 +187,10 @@ fn a_short_game_by_clicks_in_headless_chromium() {
     );
 
     // A restarted server has forgotten the session (here the sessions
-    // are dropped; keep-alive connections make a real in-process restart
-    // hang the browser's next request): the page rebuilds it from the
-    // game it holds, and play goes on.
-    gui.sessions().clear();
-    assert!(gui.sessions().is_empty());
+    // are dropped): the page rebuilds it from the game it holds, and
+    // play goes on.
+    page.gui.sessions().clear();
+    assert!(page.gui.sessions().is_empty());
     // Any marked target will do (the engine's reply took some point).
     let target = cdp.eval("document.querySelector('[data-target]').dataset.target");
     let target = target.as_str().expect("a marked target").to_string();
@@ -471,20 +199,181 @@ fn a_short_game_by_clicks_in_headless_chromium() {
         "play after the restart",
         "document.querySelectorAll('#moves .mv').length === 4",
     );
-    assert_eq!(gui.sessions().len(), 1);
+    assert_eq!(page.gui.sessions().len(), 1);
     assert_eq!(cdp.count("[data-piece]"), 4);
+}
 
-    let target_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target");
-    std::fs::create_dir_all(&target_dir).expect("target/");
-    std::fs::write(target_dir.join("gui.png"), &png).expect("write target/gui.png");
-    if std::env::var_os("MULINO_UPDATE_SCREENSHOT").is_some() {
-        let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs");
-        std::fs::create_dir_all(&docs).expect("docs/");
-        std::fs::write(docs.join("gui.png"), &png).expect("write docs/gui.png");
-    }
-    let took = started.elapsed();
-    assert!(
-        took < Duration::from_secs(60),
-        "the browser test took {took:?}"
+/// Da San Qi: three pieces a side and one in hand, a7 marked by a mill.
+/// White places last, then Black places and moves first: two black
+/// turns in a row.
+const DA_SAN_QI: &str = "O*O**O**/@*@**@**/*******X w p p 3 1 3 1 0 0 0 0 0 0 0 0 10";
+
+#[test]
+fn da_san_qi_shows_its_marks_and_keeps_the_columns_and_undo_after_a_double_turn() {
+    let Some(mut page) = Page::open(DESKTOP) else {
+        return;
+    };
+    page.set_auto_eval(false);
+    let cdp = &mut page.cdp;
+    cdp.choose("level", "2");
+    cdp.choose("movetime", "250");
+    // A variant chosen in the list is played at once.
+    cdp.choose("variant", "da-san-qi");
+    cdp.wait_for(
+        "a game of Da San Qi",
+        "document.querySelectorAll('#hand-top .stone.black').length === 12",
     );
+    cdp.type_into("#fen", DA_SAN_QI);
+    cdp.click("#btn-setup");
+    cdp.wait_for(
+        "the set-up position",
+        "ui.st.moves.length === 0 && ui.st.in_hand[0] === 1",
+    );
+    assert_eq!(cdp.count("[data-marked]"), 1, "a7's mark is drawn");
+    assert_eq!(cdp.count("[data-marked=\"a7\"]"), 1);
+    assert_eq!(cdp.count("[data-target=\"a7\"]"), 0, "no placing on a7");
+
+    // White's last placement; the engine places and moves for Black.
+    cdp.click_point("g1");
+    page.wait_plies("the engine's two turns", 3);
+    let cdp = &mut page.cdp;
+    assert!(cdp.text("#status").contains("White to move"));
+    assert_eq!(
+        cdp.count("[data-marked]"),
+        0,
+        "marks clear when placing ends"
+    );
+    let left = |page: &mut Page, ply: u32| page.rect(&format!("#moves .mv[data-ply=\"{ply}\"]"))[0];
+    let (white, black, again) = (left(&mut page, 1), left(&mut page, 2), left(&mut page, 3));
+    assert!(black > white, "Black's column is right of White's");
+    assert_eq!(again, black, "Black's second turn is in Black's column");
+
+    page.allow_clipboard();
+    let copied = page.copied_game();
+    let moves: Vec<String> = (0..3)
+        .map(|i| {
+            let m = page.cdp.eval(&format!("ui.st.moves[{i}]"));
+            m.as_str().expect("a move").to_string()
+        })
+        .collect();
+    let numbered = format!("10. {} {} 11... {} *", moves[0], moves[1], moves[2]);
+    assert!(copied.contains(&numbered), "{copied}");
+
+    // Undo against the engine goes back to White's turn, all three.
+    page.cdp.click("#btn-undo");
+    page.wait_plies("the undo", 0);
+    let cdp = &mut page.cdp;
+    let status = cdp.text("#status");
+    assert!(
+        status.contains("White to move") && !status.contains("waits"),
+        "{status}"
+    );
+    assert_eq!(cdp.count("#moves .mv.future"), 3);
+    assert_eq!(cdp.count("[data-marked=\"a7\"]"), 1, "the mark is back");
+    // Redo replays them, to White's turn again.
+    cdp.click("#btn-redo");
+    page.wait_plies("the redo", 3);
+    assert!(page.cdp.text("#status").contains("White to move"));
+    // Back to Black's second turn in a row, which the status names.
+    page.cdp.click("#moves .mv[data-ply=\"2\"]");
+    page.wait_plies("the jump to ply 2", 2);
+    let status = page.cdp.text("#status");
+    assert!(status.contains("Black to move again (moving)"), "{status}");
+}
+
+/// Twenty plies of Nine Men's Morris without a mill: 18 placements and
+/// two slides.
+const TWENTY_PLIES: [&str; 20] = [
+    "f4", "d3", "b4", "a7", "e5", "e3", "a4", "c5", "f2", "g7", "d5", "g1", "d2", "e4", "c3", "b2",
+    "g4", "c4", "f4-f6", "e4-f4",
+];
+
+#[test]
+fn on_a_phone_the_board_stays_in_view_while_the_moves_go_on() {
+    let Some(mut page) = Page::open(PHONE) else {
+        return;
+    };
+    page.two_humans();
+    let view = |page: &mut Page| {
+        let height = page
+            .cdp
+            .eval("window.innerHeight")
+            .as_f64()
+            .expect("a height");
+        for what in ["#status", "#hand-top", "#board", "#hand-bottom"] {
+            let [_, top, _, bottom] = page.rect(what);
+            assert!(
+                top >= 0.0 && bottom <= height,
+                "{what} at {top}..{bottom} of {height}"
+            );
+        }
+    };
+    view(&mut page);
+    for (i, turn) in TWENTY_PLIES.iter().enumerate() {
+        if i == 18 {
+            // The moving phase: the pieces that can move are marked.
+            let movable = page.cdp.count("[data-movable]");
+            assert!(movable > 0, "no movable piece marked");
+        }
+        page.play_by_clicks(turn, i + 1);
+        view(&mut page);
+    }
+    assert_eq!(
+        page.cdp.eval("window.scrollY"),
+        json!(0),
+        "the page scrolled"
+    );
+    // The newest move is in view inside the list.
+    let list = page.rect("#moves");
+    let current = page.rect("#moves .mv.current");
+    assert!(
+        current[1] >= list[1] && current[3] <= list[3] + 0.5,
+        "{current:?} {list:?}"
+    );
+}
+
+/// A game of 28 plies that Black wins (more rows than the list shows).
+const BLACK_WINS: &str = "d7 f2 d1 d5 d6 e5 g7 c5xg7 d3 a1 d2xa1 f4 e3 f6xd7 c3xf4 f4xd6 c4 b6 \
+                          d2-b2 d5-d6xd1 e3-e4 d6-d5xd3 b2-b4 d5-d6xe4 c3-a4xe5 d6-d7 b4-e5 d7-d6xa4";
+
+#[test]
+fn a_finished_game_shows_its_result_in_the_list_and_on_the_bar() {
+    let Some(mut page) = Page::open(DESKTOP) else {
+        return;
+    };
+    page.two_humans();
+    let moves: Vec<&str> = BLACK_WINS.split_whitespace().collect();
+    let list = serde_json::to_string(&moves).expect("JSON");
+    page.cdp.eval(&format!(
+        "{list}.forEach((m) => act('move', {{ move: m }}))"
+    ));
+    page.wait_plies("the whole game", moves.len());
+    let cdp = &mut page.cdp;
+    assert!(
+        cdp.text("#status").contains("Game over"),
+        "{}",
+        cdp.text("#status")
+    );
+    // The result is inside the list's visible part.
+    let list = page.rect("#moves");
+    let result = page.rect("#moves .result");
+    assert_eq!(page.cdp.text("#moves .result"), "0-1");
+    assert!(
+        result[1] >= list[1] && result[3] <= list[3] + 0.5,
+        "{result:?} {list:?}"
+    );
+    // The bar: the result, in a readable, level, dark number.
+    let cdp = &mut page.cdp;
+    assert_eq!(cdp.text("#evaltext"), "0-1");
+    assert_eq!(
+        cdp.eval("document.getElementById('evalfill').style.height"),
+        "0%"
+    );
+    let style = cdp.eval(
+        "(() => { const s = getComputedStyle(document.getElementById('evaltext')); \
+         return [parseFloat(s.fontSize), s.transform, s.color]; })()",
+    );
+    assert!(style[0].as_f64().is_some_and(|px| px >= 12.0), "{style}");
+    assert_eq!(style[1], "none", "{style}");
+    assert_eq!(style[2], "rgb(43, 37, 32)", "{style}");
 }

@@ -13,6 +13,19 @@
 //! | `fen` | `fen` | sets up a position (Sanmill's FEN) |
 //! | `go` | `purpose` (`play`, `hint`, `analyse`), `level` (0-20), `movetime` (ms; none: until `stop`), `multipv` | starts a search |
 //! | `stop` | | ends the search; a playing engine plays its best move so far |
+//!
+//! The state ([`state`]) holds everything the page draws, so that the
+//! page keeps no rules of its own. Among its fields:
+//!
+//! | field | holds |
+//! |---|---|
+//! | `moves`, `redo` | the whole turns played; the undone ones, the next to redo last |
+//! | `turns` | for each of `moves`, then each of `redo` in the order they replay: `side` (who plays it) and `fullmove` (its number), as the rules core counts them; a rule may give one side two turns in a row (Da San Qi, Experimental, Zhi Qi) |
+//! | `side`, `fullmove`, `phase` | the side to move, the current full-move number, and `placing`, `moving`, `flying` or `removing` |
+//! | `white`, `black`, `marked`, `in_hand` | the points of each side's pieces, the points marked by a placing mill under mark-and-delay (Da San Qi's `X`: no piece may go there until placing ends), the pieces in hand |
+//! | `legal` | every legal whole turn |
+//! | `outcome` | `null`, or the `result` (`1-0`, `0-1`, `1/2-1/2`) and its `reason` |
+//! | `evals`, `search`, `finished` | the evaluation after each number of moves, the search in progress, the last hint or analysis |
 
 use serde_json::{Map, Value, json};
 
@@ -277,6 +290,9 @@ pub fn state(s: &Session, id: &str) -> Value {
         "black": points(pos.pieces(Color::Black)),
         "in_hand": [pos.in_hand(Color::White), pos.in_hand(Color::Black)],
         "side": side.name(),
+        "fullmove": pos.fullmove(),
+        "turns": s.turns().iter().map(|t| json!({"side": t.side.name(), "fullmove": t.fullmove})).collect::<Vec<_>>(),
+        "marked": points(pos.marked()),
         "phase": phase,
         "pending_removals": pos.pending_removals(),
         "legal": engine.legal_moves().iter().map(Move::to_string).collect::<Vec<_>>(),

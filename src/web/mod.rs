@@ -2,12 +2,15 @@
 //! JS embedded in the binary, nothing fetched from elsewhere) talks JSON
 //! to a small HTTP server that drives the engine API in-process.
 //!
-//! The layers: [`server`] (HTTP, the embedded files, worker threads),
+//! The layers: [`server`] (the embedded files, connection threads, the
+//! hosts it answers to) over `http` (one HTTP/1.1 request per
+//! connection, read under a deadline),
 //! [`api`] (the JSON calls and the state they answer), [`sessions`] (one
 //! game and engine per browser tab) and [`tablebase`] (the endgame
 //! databases of `--tb DIR`).
 
 pub mod api;
+mod http;
 pub mod server;
 pub mod sessions;
 pub mod tablebase;

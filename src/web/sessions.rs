@@ -106,6 +106,14 @@ impl Eval {
     }
 }
 
+/// Who plays a turn and its full-move number, as the rules core counts
+/// them (a rule may give one side two turns in a row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Turn {
+    pub side: Color,
+    pub fullmove: u16,
+}
+
 /// One principal variation as last reported.
 #[derive(Clone, Debug)]
 pub struct Line {
@@ -270,6 +278,26 @@ impl Session {
 
     pub fn redo_moves(&self) -> &[String] {
         &self.redo
+    }
+
+    /// The [`Turn`] of each move played, then of each undone move in the
+    /// order redo replays them.
+    pub fn turns(&self) -> Vec<Turn> {
+        let rules = self.engine.rules();
+        let mut pos = *self.engine.game().start();
+        let mut turns = Vec::new();
+        for text in self.moves.iter().chain(self.redo.iter().rev()) {
+            turns.push(Turn {
+                side: pos.side_to_move(),
+                fullmove: pos.fullmove(),
+            });
+            // Both lists replay (they are kept only while they do).
+            match text.parse().map(|m| pos.play(rules, m)) {
+                Ok(Ok(next)) => pos = next,
+                _ => break,
+            }
+        }
+        turns
     }
 
     pub fn evals(&self) -> &[Option<Eval>] {

@@ -1,10 +1,9 @@
 // mulino gui: the page. It keeps no rules of its own: the server sends the
 // legal whole turns, and a click sequence (from, to, removals) is matched
-// against them. The game is saved in the browser's storage after every
+// against them (board.js draws the board and takes its clicks). The game is saved in the browser's storage after every
 // change and restored on reload, even after a server restart.
 'use strict';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
 const SAVE_KEY = 'mulino.gui.game.v1';
 const CONFIG_KEY = 'mulino.gui.config.v1';
 const SESSION_KEY = 'mulino.gui.session.v1';
@@ -23,6 +22,7 @@ const ui = {
   applied: 0,        // the number of the request whose state is shown
   pollTimer: null,
   paused: false,     // the engine waits for "Engine move" after an undo
+  listKey: null,     // the move list's last scroll target
   config: {
     white: 'human', black: 'engine', level: '8', movetime: '1000',
     multipv: '1', flip: false, autoEval: true,
@@ -198,6 +198,15 @@ function humanToMove() {
   return ui.st && !ui.st.outcome && controller(ui.st.side) === 'human';
 }
 
+// The pieces that can move, while none is picked or while one is (to
+// pick another instead); none once the step is made.
+function movablePieces() {
+  const c = ui.clicks;
+  const picked = c.length === 1 && candidates(c).some((m) => m.from === c[0]);
+  if (c.length > 1 || (c.length === 1 && !picked)) return [];
+  return [...nextTargets([])].filter(([, kind]) => kind === 'piece').map(([p]) => p);
+}
+
 function clickPoint(p) {
   // A click while a request is on its way still counts: the move is
   // queued behind it.
@@ -271,26 +280,36 @@ function drive() {
   }
 }
 
-// How many turns undo takes back: against the engine, back to a human turn.
-function undoCount() {
+// The side to move after `ply` turns of the line (played, then undone),
+// as the server says: a rule may give one side two turns in a row, so
+// it is never worked out from the ply count. `null` past the line's end.
+function sideAt(ply) {
   const st = ui.st;
-  const n = st.moves.length;
-  if (n >= 2 && controller(sideAfter(n - 1)) === 'engine' && controller(sideAfter(n - 2)) === 'human') return 2;
+  if (ply === st.moves.length) return st.side;
+  const t = st.turns[ply];
+  return t ? t.side : null;
+}
+
+// Against the engine, undo goes back to the last position where the
+// human was to move, and redo forward to the next: whole turns of both.
+function againstEngine() { return controller('white') !== controller('black'); }
+
+function undoCount() {
+  const n = ui.st.moves.length;
+  if (!againstEngine()) return 1;
+  for (let p = n - 1; p >= 0; p--) if (controller(sideAt(p)) === 'human') return n - p;
   return 1;
 }
 
 function redoCount() {
-  const st = ui.st;
-  const n = st.moves.length;
-  if (st.redo.length >= 2 && controller(sideAfter(n + 1)) === 'engine' && controller(sideAfter(n)) === 'human') return 2;
-  return 1;
-}
-
-// The side to move after `ply` turns of this game.
-function sideAfter(ply) {
-  const first = ui.st.start_side;
-  const other = first === 'white' ? 'black' : 'white';
-  return ply % 2 === 0 ? first : other;
+  const n = ui.st.moves.length;
+  const r = ui.st.redo.length;
+  if (!againstEngine()) return 1;
+  for (let k = 1; k < r; k++) {
+    const side = sideAt(n + k);
+    if (side === null || controller(side) === 'human') return k;
+  }
+  return Math.max(r, 1);
 }
 
 // Jumps to the position after `ply` turns (a click in the move list).
@@ -299,161 +318,6 @@ function goToPly(ply) {
   ui.paused = true;
   if (ply < n) act('undo', { count: n - ply });
   else if (ply > n) act('redo', { count: ply - n });
-}
-
-// ------------------------------------------------------------------ board
-
-function el(name, attrs, parent) {
-  const e = document.createElementNS(SVG_NS, name);
-  for (const k in attrs) e.setAttribute(k, attrs[k]);
-  if (parent) parent.appendChild(e);
-  return e;
-}
-
-// Board coordinates of a point name (`a1` bottom left), flipped on request.
-function xy(name) {
-  let x = name.charCodeAt(0) - 97;
-  let y = 6 - (name.charCodeAt(1) - 49);
-  if (ui.config.flip) { x = 6 - x; y = 6 - y; }
-  return [x, y];
-}
-
-function allPoints() {
-  const seen = new Set();
-  for (const line of ui.st.lines) for (const p of line) seen.add(p);
-  return [...seen];
-}
-
-function drawBoard() {
-  const svg = $('board');
-  svg.replaceChildren();
-  const st = ui.st;
-  if (!st) return;
-  const g = el('g', {}, svg);
-  for (const line of st.lines) {
-    const pts = line.map(xy).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    el('line', { class: 'line', x1: pts[0][0], y1: pts[0][1], x2: pts[2][0], y2: pts[2][1] }, g);
-  }
-  for (let f = 0; f < 7; f++) {
-    const file = String.fromCharCode(97 + f);
-    const [x] = xy(file + '1');
-    el('text', { class: 'coord', x, y: 6.42 }, g).textContent = file;
-    const [, y] = xy('a' + (f + 1));
-    el('text', { class: 'coord', x: -0.42, y }, g).textContent = String(f + 1);
-  }
-  const points = allPoints();
-  for (const p of points) {
-    const [x, y] = xy(p);
-    el('circle', { class: 'dot', cx: x, cy: y, r: 0.09 }, g);
-  }
-  // The last turn.
-  const last = st.moves.length ? parseMove(st.moves[st.moves.length - 1]) : null;
-  if (last) {
-    if (last.from) { const [x, y] = xy(last.from); el('circle', { class: 'last-from', cx: x, cy: y, r: 0.16 }, g); }
-    if (last.to) { const [x, y] = xy(last.to); el('circle', { class: 'last', cx: x, cy: y, r: 0.4 }, g); }
-  }
-  // Pieces, with the turn being clicked shown as it will be.
-  const white = new Set(st.white), black = new Set(st.black);
-  const mover = st.side === 'white' ? white : black;
-  const clicked = ui.clicks;
-  const partial = candidates(clicked)[0];
-  let ghostTo = null, movedFrom = null;
-  if (partial && clicked.length >= stepOf(partial).length && stepOf(partial).length) {
-    ghostTo = partial.to;
-    movedFrom = partial.from;
-  }
-  for (const p of points) {
-    const color = white.has(p) ? 'white' : black.has(p) ? 'black' : null;
-    if (!color) continue;
-    const [x, y] = xy(p);
-    const cls = 'piece ' + color + (p === movedFrom ? ' ghost' : '') + (clicked.includes(p) && p !== movedFrom ? ' ghost' : '');
-    el('circle', { class: cls, cx: x, cy: y, r: 0.3, 'data-piece': color }, g);
-  }
-  if (ghostTo) {
-    const [x, y] = xy(ghostTo);
-    el('circle', { class: 'piece ' + st.side, cx: x, cy: y, r: 0.3 }, g);
-    el('circle', { class: 'selected', cx: x, cy: y, r: 0.38 }, g);
-  }
-  if (clicked.length === 1 && mover.has(clicked[0])) {
-    const [x, y] = xy(clicked[0]);
-    el('circle', { class: 'selected', cx: x, cy: y, r: 0.38 }, g);
-  }
-  if (last) {
-    for (const r of last.rem) drawCross(g, r, 'removed');
-  }
-  // Where a click may go next.
-  if (humanToMove()) {
-    for (const [p, kind] of nextTargets(clicked)) {
-      const [x, y] = xy(p);
-      if (kind === 'remove') el('circle', { class: 'removable', cx: x, cy: y, r: 0.38, 'data-target': p }, g);
-      else if (kind === 'piece') { if (clicked.length) el('circle', { class: 'target-ring', cx: x, cy: y, r: 0.38, 'data-target': p }, g); }
-      else el('circle', { class: 'target', cx: x, cy: y, r: 0.12, 'data-target': p }, g);
-    }
-  }
-  drawHint(g);
-  // Click targets on top of everything.
-  for (const p of points) {
-    const [x, y] = xy(p);
-    el('circle', { class: 'hit', cx: x, cy: y, r: 0.48, 'data-point': p }, g);
-  }
-}
-
-function drawCross(g, p, cls) {
-  const [x, y] = xy(p);
-  const d = 0.2;
-  el('line', { class: cls, x1: x - d, y1: y - d, x2: x + d, y2: y + d }, g);
-  el('line', { class: cls, x1: x - d, y1: y + d, x2: x + d, y2: y - d }, g);
-}
-
-function currentHint() {
-  const f = ui.st && ui.st.finished;
-  if (!f || f.purpose !== 'hint' || f.ply !== ui.st.moves.length || !f.best) return null;
-  return parseMove(f.best);
-}
-
-function drawHint(g) {
-  const hint = currentHint();
-  if (!hint) return;
-  const group = el('g', { class: 'hint', 'data-hint': hint.text }, g);
-  if (hint.from && hint.to) {
-    const [x1, y1] = xy(hint.from), [x2, y2] = xy(hint.to);
-    const len = Math.hypot(x2 - x1, y2 - y1);
-    const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
-    const ex = x2 - ux * 0.3, ey = y2 - uy * 0.3;
-    el('line', { class: 'hint-arrow', x1: x1 + ux * 0.3, y1: y1 + uy * 0.3, x2: ex, y2: ey }, group);
-    const h = 0.22;
-    el('path', {
-      class: 'hint-arrow',
-      d: `M ${ex - ux * h - uy * h} ${ey - uy * h + ux * h} L ${ex} ${ey} L ${ex - ux * h + uy * h} ${ey - uy * h - ux * h}`,
-    }, group);
-  } else if (hint.to) {
-    const [x, y] = xy(hint.to);
-    el('circle', { class: 'hint-dot', cx: x, cy: y, r: 0.3 }, group);
-  }
-  for (const r of hint.rem) drawCross(group, r, 'hint-x');
-}
-
-// Clicks, and drags on touch screens: a press picks, a release elsewhere
-// drops there.
-function setupBoardInput() {
-  const svg = $('board');
-  let down = null;
-  svg.addEventListener('pointerdown', (e) => {
-    const p = e.target.getAttribute && e.target.getAttribute('data-point');
-    if (!p) return;
-    e.preventDefault();
-    down = p;
-    clickPoint(p);
-  });
-  svg.addEventListener('pointerup', (e) => {
-    if (!down) return;
-    const under = document.elementFromPoint(e.clientX, e.clientY);
-    const p = under && under.getAttribute && under.getAttribute('data-point');
-    const from = down;
-    down = null;
-    if (p && p !== from && nextTargets(ui.clicks).has(p)) clickPoint(p);
-  });
-  svg.addEventListener('pointercancel', () => { down = null; });
 }
 
 // ------------------------------------------------------------- the rest
@@ -487,18 +351,24 @@ function statusText() {
   }
   const waiting = controller(st.side) === 'engine' && ui.paused && !st.search
     ? ': the engine waits, press "Engine move"' : '';
-  return side + ' to move (' + st.phase + ')' + waiting;
+  // A rule gave the same side the next turn too (say so: no surprise).
+  const last = st.turns[st.moves.length - 1];
+  const again = last && last.side === st.side ? ' again' : '';
+  return side + ' to move' + again + ' (' + st.phase + ')' + waiting;
 }
 
 function evalText(e) {
   if (!e) return '';
+  if (e.result !== undefined) return e.result === '1/2-1/2' ? '½-½' : e.result;
   if (e.mate !== undefined) return (e.mate > 0 ? '+M' : '-M') + Math.abs(e.mate);
-  return (e.cp >= 0 ? '+' : '') + (e.cp / 100).toFixed(2);
+  const v = e.cp / 100;
+  return (v >= 0 ? '+' : '') + v.toFixed(Math.abs(v) >= 10 ? 1 : 2);
 }
 
 // Pieces for the bar and graph: mates pinned at the ends.
 function evalPieces(e) {
   if (!e) return null;
+  if (e.result !== undefined) return { '1-0': 6, '0-1': -6 }[e.result] || 0;
   if (e.mate !== undefined) return e.mate > 0 ? 6 : -6;
   return Math.max(-6, Math.min(6, e.cp / 100));
 }
@@ -510,25 +380,45 @@ function currentLines() {
   return [];
 }
 
+// The evaluation after each number of moves, the result of a finished
+// game standing in for the last.
+function evalsShown() {
+  const st = ui.st;
+  const evals = st.evals.slice();
+  if (st.outcome) evals[st.moves.length] = { result: st.outcome.result };
+  return evals;
+}
+
+// The evaluation to show: the search's, the one known for this position,
+// or (dimmed, `stale`) the last one known before it, so that the bar
+// does not jump to even while the engine looks.
 function currentEval() {
   const lines = currentLines();
-  if (lines.length) return lines[0].eval;
-  return ui.st.evals[ui.st.moves.length] || null;
+  if (lines.length) return { e: lines[0].eval, stale: false };
+  const evals = evalsShown();
+  const n = ui.st.moves.length;
+  if (evals[n]) return { e: evals[n], stale: false };
+  for (let i = Math.min(n, evals.length) - 1; i >= 0; i--) if (evals[i]) return { e: evals[i], stale: true };
+  return { e: null, stale: false };
 }
 
 function renderEval() {
-  const e = currentEval();
+  const { e, stale } = currentEval();
   const pieces = evalPieces(e);
   const share = pieces === null ? 50 : 50 + (pieces / 6) * 50;
   // White's share grows from White's side of the board.
   $('evalfill').style.height = share + '%';
   $('evalbar').classList.toggle('flipped', ui.config.flip);
+  $('evalcol').classList.toggle('stale', stale);
   $('evaltext').textContent = evalText(e);
-  $('evalbar').title = e ? 'Evaluation (White\'s view): ' + evalText(e) : 'No evaluation yet';
+  const title = !e ? 'No evaluation yet'
+    : e.result !== undefined ? 'Game over: ' + evalText(e)
+    : 'Evaluation (White\'s view): ' + evalText(e) + (stale ? ', from an earlier position' : '');
+  $('evalcol').title = title;
   // The graph.
   const svg = $('graph');
   svg.replaceChildren();
-  const evals = ui.st.evals;
+  const evals = evalsShown();
   const n = Math.max(evals.length - 1, 1);
   const X = (i) => (i / n) * 300;
   const Y = (v) => 40 - (v / 6) * 36;
@@ -586,43 +476,78 @@ function renderTablebase(tb, side) {
   }
 }
 
+// The move list as rows of the full-move number, White's column and
+// Black's, from the server's `turns`: a side that moves twice in a row
+// leaves the other's cell empty (or, within one number, shares its cell).
+function moveRows(st) {
+  const all = st.moves.concat(st.redo.slice().reverse());
+  const rows = [];
+  let row = null;
+  all.forEach((text, i) => {
+    const t = st.turns[i];
+    if (!t) return;
+    if (!row || row.number !== t.fullmove || (t.side === 'white' && row.black.length)) {
+      row = { number: t.fullmove, white: [], black: [] };
+      rows.push(row);
+    }
+    row[t.side].push({ text, ply: i + 1 });
+  });
+  return rows;
+}
+
+function moveCell(st, side, moves) {
+  const cell = document.createElement('span');
+  cell.className = 'cell ' + side;
+  for (const m of moves) {
+    const mv = document.createElement('span');
+    mv.className = 'mv' + (m.ply === st.moves.length ? ' current' : '') + (m.ply > st.moves.length ? ' future' : '');
+    mv.textContent = m.text;
+    mv.dataset.ply = String(m.ply);
+    mv.dataset.side = side;
+    mv.addEventListener('click', () => goToPly(m.ply));
+    cell.appendChild(mv);
+  }
+  return cell;
+}
+
 function renderMoves() {
   const list = $('moves');
-  list.replaceChildren();
   const st = ui.st;
-  const all = st.moves.concat(st.redo.slice().reverse());
-  let number = st.start_fullmove;
-  let li = null;
-  const startBlack = st.start_side === 'black';
-  all.forEach((text, i) => {
-    const whiteMove = (i % 2 === 0) !== startBlack;
-    if (whiteMove || li === null) {
-      li = document.createElement('li');
-      const num = document.createElement('span');
-      num.className = 'num';
-      num.textContent = number + '.';
-      li.appendChild(num);
-      if (!whiteMove) li.appendChild(document.createElement('span'));
-      list.appendChild(li);
-    }
-    const mv = document.createElement('span');
-    mv.className = 'mv' + (i === st.moves.length - 1 ? ' current' : '') + (i >= st.moves.length ? ' future' : '');
-    mv.textContent = text;
-    mv.dataset.ply = String(i + 1);
-    mv.addEventListener('click', () => goToPly(i + 1));
-    li.appendChild(mv);
-    if (!whiteMove) { number++; li = null; }
-  });
+  const keep = list.scrollTop;
+  list.replaceChildren();
+  for (const row of moveRows(st)) {
+    const li = document.createElement('li');
+    const num = document.createElement('span');
+    num.className = 'num';
+    num.textContent = row.number + '.';
+    li.append(num, moveCell(st, 'white', row.white), moveCell(st, 'black', row.black));
+    list.appendChild(li);
+  }
   if (st.outcome) {
-    const li2 = document.createElement('li');
+    const li = document.createElement('li');
     const r = document.createElement('span');
     r.className = 'result';
     r.textContent = st.outcome.result;
-    li2.appendChild(r);
-    list.appendChild(li2);
+    li.appendChild(r);
+    list.appendChild(li);
   }
+  list.scrollTop = keep;
+  // Scroll the list, never the page (on a phone that took the board
+  // away): to the current move when it changes, and to the result.
+  const key = st.moves.length + '/' + st.redo.length + '/' + (st.outcome ? st.outcome.result : '');
+  if (key === ui.listKey) return;
+  ui.listKey = key;
   const current = list.querySelector('.current');
-  if (current) current.scrollIntoView({ block: 'nearest' });
+  if (!current) list.scrollTop = 0;
+  else scrollWithin(list, st.outcome && !st.redo.length ? list.querySelector('.result') : current);
+}
+
+// Scrolls `box` (not the page) just enough to show `item`.
+function scrollWithin(box, item) {
+  const b = box.getBoundingClientRect();
+  const r = item.getBoundingClientRect();
+  if (r.bottom > b.bottom) box.scrollTop += r.bottom - b.bottom;
+  else if (r.top < b.top) box.scrollTop -= b.top - r.top;
 }
 
 function render() {
@@ -658,14 +583,18 @@ function render() {
       o.textContent = v.label;
       variant.appendChild(o);
     }
-    variant.value = st.variant;
   }
+  variant.value = st.variant;
   renderMoves();
   renderEval();
   renderLines();
   document.body.dataset.ready = '1';
 }
 
+// The game as text, numbered as the match runner's PGN: `N.` before
+// White's turns, `N...` before Black's unless they follow White's (at
+// the start, and after a black double turn), a removal paid as a turn of
+// its own unnumbered after its step.
 function gameText() {
   const st = ui.st;
   const label = st.variants.find((v) => v.name === st.variant);
@@ -673,13 +602,14 @@ function gameText() {
   if (st.start_fen) text += '[FEN "' + st.start_fen + '"]\n';
   text += '[Result "' + (st.outcome ? st.outcome.result : '*') + '"]\n\n';
   const parts = [];
-  let number = st.start_fullmove;
   st.moves.forEach((m, i) => {
-    const white = (i % 2 === 0) !== (st.start_side === 'black');
-    if (white) parts.push(number + '.');
-    else if (i === 0) parts.push(number + '...');
-    parts.push(m);
-    if (!white) number++;
+    const t = st.turns[i];
+    const prev = i > 0 ? st.turns[i - 1] : null;
+    const same = prev && prev.fullmove === t.fullmove;
+    if (same && prev.side === t.side && m.startsWith('x')) parts.push(m);
+    else if (t.side === 'white') parts.push(t.fullmove + '. ' + m);
+    else if (same && prev.side === 'white') parts.push(m);
+    else parts.push(t.fullmove + '... ' + m);
   });
   parts.push(st.outcome ? st.outcome.result : '*');
   return text + parts.join(' ') + '\n';
@@ -722,6 +652,20 @@ function setupControls() {
   $('btn-new').addEventListener('click', () => {
     ui.paused = false;
     act('new', { variant: $('variant').value });
+  });
+  // A variant chosen is played at once; a game in progress is given up
+  // only when the player says so.
+  $('variant').addEventListener('change', () => {
+    const choice = $('variant');
+    const st = ui.st;
+    if (!st || choice.value === st.variant) return;
+    const label = choice.options[choice.selectedIndex].textContent;
+    if (st.moves.length && !window.confirm('Start a new game of ' + label + '? The game in progress ends.')) {
+      choice.value = st.variant;
+      return;
+    }
+    ui.paused = false;
+    act('new', { variant: choice.value });
   });
   $('btn-undo').addEventListener('click', () => { ui.paused = true; act('undo', { count: undoCount() }); });
   $('btn-redo').addEventListener('click', () => { ui.paused = true; act('redo', { count: redoCount() }); });

@@ -1,0 +1,442 @@
+//! The browser tests' harness: headless Chromium started with a profile
+//! of its own, driven over its DevTools protocol (CDP) on a websocket,
+//! on a page of `mulino gui` served in-process. Mouse clicks, finger
+//! drags, typing and choosing go through the browser's input, as a
+//! person's would.
+//!
+//! Only one browser runs at a time (the tests share a busy machine).
+//! Where no Chromium is found, a test says so loudly and passes, unless
+//! `CI` or `MULINO_REQUIRE_BROWSER` is set: then a missing browser fails
+//! the run. `MULINO_CHROMIUM` names the browser to use.
+
+// Each test uses a different part of the harness.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, mpsc};
+use std::time::{Duration, Instant};
+
+use mulino::web::Gui;
+use serde_json::{Value, json};
+use tungstenite::{Message, WebSocket};
+
+/// How long any one condition may take to come true.
+pub const WAIT: Duration = Duration::from_secs(30);
+
+/// A desktop window and a phone's (CSS pixels; the phone is mobile).
+pub const DESKTOP: Screen = Screen {
+    width: 1100,
+    height: 760,
+    mobile: false,
+};
+pub const PHONE: Screen = Screen {
+    width: 390,
+    height: 844,
+    mobile: true,
+};
+
+#[derive(Clone, Copy, Debug)]
+pub struct Screen {
+    pub width: u32,
+    pub height: u32,
+    pub mobile: bool,
+}
+
+/// One browser at a time.
+static ONE_BROWSER: Mutex<()> = Mutex::new(());
+
+/// The browser process, killed and its profile removed when dropped.
+pub struct Browser {
+    child: Child,
+    profile: PathBuf,
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        // Chromium's helper processes may still write for a moment.
+        for _ in 0..20 {
+            if std::fs::remove_dir_all(&self.profile).is_ok() || !self.profile.exists() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+pub fn find_chromium() -> Option<String> {
+    if let Ok(path) = std::env::var("MULINO_CHROMIUM") {
+        return Some(path);
+    }
+    ["chromium", "chromium-browser", "google-chrome", "chrome"]
+        .into_iter()
+        .find(|name| {
+            Command::new(name)
+                .arg("--version")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        })
+        .map(str::to_string)
+}
+
+/// Starts headless Chromium and returns it with its DevTools address.
+pub fn launch(program: &str) -> (Browser, String) {
+    static LAUNCHED: AtomicUsize = AtomicUsize::new(0);
+    let n = LAUNCHED.fetch_add(1, Ordering::SeqCst);
+    let profile = std::env::temp_dir().join(format!("mulino-gui-test-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&profile);
+    let mut child = Command::new(program)
+        .args([
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--no-first-run",
+            "--no-default-browser-check",
+            "--hide-scrollbars",
+            "--remote-debugging-port=0",
+            "--window-size=1100,760",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("about:blank")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
+    let stderr = child.stderr.take().expect("stderr");
+    let browser = Browser { child, profile };
+    // Chromium prints its websocket address on stderr; the rest of its
+    // chatter is drained so that it never blocks on a full pipe.
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if let Some(url) = line.strip_prefix("DevTools listening on ") {
+                let _ = tx.send(url.trim().to_string());
+            }
+        }
+    });
+    let url = rx
+        .recv_timeout(WAIT)
+        .unwrap_or_else(|_| panic!("{program} did not print its DevTools address"));
+    (browser, url)
+}
+
+/// A CDP connection, attached to one page.
+pub struct Cdp {
+    ws: WebSocket<TcpStream>,
+    next_id: u64,
+    pub session: Option<String>,
+}
+
+impl Cdp {
+    pub fn connect(url: &str) -> Cdp {
+        let host = url
+            .strip_prefix("ws://")
+            .and_then(|rest| rest.split('/').next())
+            .expect("a ws:// address");
+        let stream = TcpStream::connect(host).expect("connect to DevTools");
+        stream
+            .set_read_timeout(Some(WAIT))
+            .expect("set a read timeout");
+        let (ws, _) = tungstenite::client(url, stream).expect("the websocket handshake");
+        Cdp {
+            ws,
+            next_id: 0,
+            session: None,
+        }
+    }
+
+    /// Sends a command and waits for its answer (events are skipped).
+    pub fn send(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let mut message = json!({ "id": id, "method": method, "params": params });
+        if let Some(s) = &self.session {
+            message["sessionId"] = json!(s);
+        }
+        self.ws
+            .send(Message::text(message.to_string()))
+            .expect("send to DevTools");
+        loop {
+            let reply = self.ws.read().expect("read from DevTools");
+            let Message::Text(text) = reply else { continue };
+            let value: Value = serde_json::from_str(text.as_str()).expect("CDP sends JSON");
+            if value["id"] != json!(id) {
+                continue;
+            }
+            if let Some(error) = value.get("error") {
+                panic!("{method}: {error}");
+            }
+            return value["result"].clone();
+        }
+    }
+
+    /// Evaluates JavaScript in the page and returns its value.
+    pub fn eval(&mut self, expression: &str) -> Value {
+        let result = self.send(
+            "Runtime.evaluate",
+            json!({ "expression": expression, "returnByValue": true, "awaitPromise": true }),
+        );
+        if let Some(e) = result.get("exceptionDetails") {
+            panic!("`{expression}` threw: {e}");
+        }
+        result["result"]["value"].clone()
+    }
+
+    /// Waits until `expression` is true in the page.
+    pub fn wait_for(&mut self, what: &str, expression: &str) {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            // The page may still be loading: an exception is a no.
+            let guarded = format!(
+                "(() => {{ try {{ return {expression}; }} catch (_) {{ return false; }} }})()"
+            );
+            if self.eval(&guarded) == json!(true) {
+                return;
+            }
+            if Instant::now() > deadline {
+                let status = self.eval("document.getElementById('status').textContent");
+                let error = self.eval("document.getElementById('error').textContent");
+                let page = self.eval(
+                    "JSON.stringify({ pending: ui.pending, clicks: ui.clicks, paused: ui.paused, \
+                     moves: ui.st && ui.st.moves, search: ui.st && ui.st.search })",
+                );
+                panic!(
+                    "timed out waiting for {what} (`{expression}`); status {status}, error {error}, page {page}"
+                );
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Clicks the middle of the element `selector` with the mouse.
+    pub fn click(&mut self, selector: &str) {
+        let at = self.eval(&format!(
+            "(() => {{ const e = document.querySelector({selector:?}); if (!e) return null; \
+             e.scrollIntoView({{block: 'nearest'}}); const r = e.getBoundingClientRect(); \
+             return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+        ));
+        let (Some(x), Some(y)) = (at[0].as_f64(), at[1].as_f64()) else {
+            panic!("no element `{selector}` to click");
+        };
+        for kind in ["mousePressed", "mouseReleased"] {
+            self.send(
+                "Input.dispatchMouseEvent",
+                json!({ "type": kind, "x": x, "y": y, "button": "left", "buttons": 1, "clickCount": 1 }),
+            );
+        }
+    }
+
+    /// The middle of the element `selector`, scrolled into view.
+    pub fn centre(&mut self, selector: &str) -> (f64, f64) {
+        let at = self.eval(&format!(
+            "(() => {{ const e = document.querySelector({selector:?}); if (!e) return null; \
+             e.scrollIntoView({{block: 'nearest'}}); const r = e.getBoundingClientRect(); \
+             return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+        ));
+        match (at[0].as_f64(), at[1].as_f64()) {
+            (Some(x), Some(y)) => (x, y),
+            _ => panic!("no element `{selector}`"),
+        }
+    }
+
+    /// Drags with a finger from one point of the board to another.
+    pub fn touch_drag(&mut self, from: &str, to: &str) {
+        let (x1, y1) = self.centre(&format!("[data-point=\"{from}\"]"));
+        let (x2, y2) = self.centre(&format!("[data-point=\"{to}\"]"));
+        let touch = |x: f64, y: f64| json!([{ "x": x, "y": y }]);
+        self.send(
+            "Input.dispatchTouchEvent",
+            json!({ "type": "touchStart", "touchPoints": touch(x1, y1) }),
+        );
+        for i in 1..=4 {
+            let f = f64::from(i) / 4.0;
+            let (x, y) = (x1 + (x2 - x1) * f, y1 + (y2 - y1) * f);
+            self.send(
+                "Input.dispatchTouchEvent",
+                json!({ "type": "touchMove", "touchPoints": touch(x, y) }),
+            );
+        }
+        self.send(
+            "Input.dispatchTouchEvent",
+            json!({ "type": "touchEnd", "touchPoints": [] }),
+        );
+    }
+
+    pub fn click_point(&mut self, point: &str) {
+        self.click(&format!("[data-point=\"{point}\"]"));
+    }
+
+    pub fn text(&mut self, selector: &str) -> String {
+        self.eval(&format!(
+            "(document.querySelector({selector:?}) || {{}}).textContent || ''"
+        ))
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+    }
+
+    pub fn count(&mut self, selector: &str) -> u64 {
+        self.eval(&format!("document.querySelectorAll({selector:?}).length"))
+            .as_u64()
+            .unwrap_or(0)
+    }
+
+    /// Replaces a text field's content as typed by the keyboard.
+    pub fn type_into(&mut self, selector: &str, text: &str) {
+        self.click(selector);
+        self.eval(&format!("document.querySelector({selector:?}).select()"));
+        self.send("Input.insertText", json!({ "text": text }));
+    }
+
+    /// Chooses an option of a `<select>` as a person would (a change event).
+    pub fn choose(&mut self, id: &str, value: &str) {
+        self.eval(&format!(
+            "(() => {{ const e = document.getElementById({id:?}); e.value = {value:?}; \
+             e.dispatchEvent(new Event('change')); return true; }})()"
+        ));
+    }
+
+    pub fn screenshot(&mut self) -> Vec<u8> {
+        let shot = self.send("Page.captureScreenshot", json!({ "format": "png" }));
+        let data = shot["data"].as_str().expect("screenshot data");
+        data_encoding::BASE64
+            .decode(data.as_bytes())
+            .expect("base64 PNG")
+    }
+}
+
+/// A page of a fresh server in a fresh browser, for one test.
+pub struct Page {
+    pub cdp: Cdp,
+    pub gui: Gui,
+    _browser: Browser,
+    _one: MutexGuard<'static, ()>,
+}
+
+impl Page {
+    /// Opens the page on `screen`; `None` (after a loud warning) where
+    /// no Chromium is found and none is required.
+    pub fn open(screen: Screen) -> Option<Page> {
+        let one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(program) = find_chromium() else {
+            let message = "no Chromium found (apt-get install chromium, or set MULINO_CHROMIUM)";
+            let required = ["CI", "MULINO_REQUIRE_BROWSER"]
+                .into_iter()
+                .find(|v| std::env::var_os(v).is_some());
+            if let Some(var) = required {
+                panic!("{message}, and {var} is set: the browser tests must run");
+            }
+            // Straight to stderr: the test harness would swallow eprintln!'s
+            // output of a passing test.
+            let _ = writeln!(
+                std::io::stderr(),
+                "\n!!!!! SKIPPED a browser test of `mulino gui`: {message} !!!!!\n"
+            );
+            return None;
+        };
+        let gui = Gui::start("127.0.0.1", 0).expect("the server starts");
+        let (browser, devtools) = launch(&program);
+        let mut cdp = Cdp::connect(&devtools);
+        let target = cdp.send("Target.createTarget", json!({ "url": "about:blank" }));
+        let attached = cdp.send(
+            "Target.attachToTarget",
+            json!({ "targetId": target["targetId"], "flatten": true }),
+        );
+        cdp.session = attached["sessionId"].as_str().map(str::to_string);
+        cdp.send(
+            "Emulation.setDeviceMetricsOverride",
+            json!({ "width": screen.width, "height": screen.height,
+                    "deviceScaleFactor": if screen.mobile { 2 } else { 1 }, "mobile": screen.mobile }),
+        );
+        cdp.send("Page.enable", json!({}));
+        cdp.send("Page.navigate", json!({ "url": gui.url() }));
+        cdp.wait_for("the page", "document.body.dataset.ready === '1'");
+        Some(Page {
+            cdp,
+            gui,
+            _browser: browser,
+            _one: one,
+        })
+    }
+
+    /// Two people at the board, and no evaluation searches: only clicks
+    /// change the game.
+    pub fn two_humans(&mut self) {
+        self.cdp.choose("white-player", "human");
+        self.cdp.choose("black-player", "human");
+        self.set_auto_eval(false);
+    }
+
+    pub fn set_auto_eval(&mut self, on: bool) {
+        self.cdp.eval(&format!(
+            "(() => {{ const e = document.getElementById('auto-eval'); e.checked = {on}; \
+             e.dispatchEvent(new Event('change')); return true; }})()"
+        ));
+    }
+
+    /// Plays a whole turn by clicking its points (from, to, removals) and
+    /// waits until the move list has `plies` moves.
+    pub fn play_by_clicks(&mut self, turn: &str, plies: usize) {
+        let points = turn.split(['-', 'x']).filter(|p| !p.is_empty());
+        for p in points {
+            self.cdp.click_point(p);
+        }
+        self.wait_plies(turn, plies);
+    }
+
+    /// Waits until the list shows `plies` moves played and nothing is on
+    /// its way to the server.
+    pub fn wait_plies(&mut self, what: &str, plies: usize) {
+        self.cdp.wait_for(
+            what,
+            &format!(
+                "ui.pending === 0 && ui.st.moves.length === {plies} && \
+                 document.querySelectorAll('#moves .mv:not(.future)').length === {plies}"
+            ),
+        );
+    }
+
+    /// The page's bounding box of `selector`: left, top, right, bottom.
+    pub fn rect(&mut self, selector: &str) -> [f64; 4] {
+        let r = self.cdp.eval(&format!(
+            "(() => {{ const e = document.querySelector({selector:?}); if (!e) return null; \
+             const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }})()"
+        ));
+        let v = |i: usize| {
+            r[i].as_f64()
+                .unwrap_or_else(|| panic!("no element `{selector}`"))
+        };
+        [v(0), v(1), v(2), v(3)]
+    }
+
+    /// Lets the clipboard be read back.
+    pub fn allow_clipboard(&mut self) {
+        let origin = self.gui.url().trim_end_matches('/').to_string();
+        self.cdp.send(
+            "Browser.setPermission",
+            json!({ "permission": { "name": "clipboard-read" }, "setting": "granted", "origin": origin }),
+        );
+    }
+
+    /// Clicks Copy game and returns what the clipboard got.
+    pub fn copied_game(&mut self) -> String {
+        self.cdp
+            .eval("document.getElementById('notice').textContent = ''");
+        self.cdp.click("#btn-copy-game");
+        self.cdp.wait_for(
+            "the copy notice",
+            "document.getElementById('notice').textContent.includes('copied')",
+        );
+        let copied = self.cdp.eval("navigator.clipboard.readText()");
+        copied.as_str().unwrap_or("").to_string()
+    }
+}

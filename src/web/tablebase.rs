@@ -117,12 +117,32 @@ mod tests {
             memory: 1 << 30,
         };
         let rules = Rules::default();
-        build_pair(TbRules::from_rules(&rules).unwrap(), 3, 3, &opts, &|_| {}).unwrap();
+        let tb_rules = TbRules::from_rules(&rules).unwrap();
+        for (a, b) in [(3, 3), (4, 3)] {
+            build_pair(tb_rules, a, b, &opts, &|_| {}).unwrap();
+        }
+        // A cut file (refused at once) and one with a changed slot byte
+        // (refused by its checksum) are left out; the other serves.
+        let cut = dir.join(crate::tb::format::file_name(3, 4));
+        let bytes = std::fs::read(&cut).unwrap();
+        std::fs::write(&cut, &bytes[..bytes.len() - 1]).unwrap();
+        let changed = dir.join(crate::tb::format::file_name(4, 3));
+        let mut bytes = std::fs::read(&changed).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 2;
+        std::fs::write(&changed, &bytes).unwrap();
         let (found, problems) = open(&dir, |_, _| {}).unwrap();
-        assert_eq!((found, problems.len()), (1, 0));
+        assert_eq!((found, problems.len()), (2, 1));
         let tables = tables().unwrap();
         tables.wait_for_checks();
         assert_eq!(tables.dir(), dir.as_path());
+        assert!(tables.holds(3, 3) && !tables.holds(4, 3) && !tables.holds(3, 4));
+        // Every new tab's engine plays from the same tables.
+        let session = crate::web::sessions::Session::new().unwrap();
+        assert!(std::ptr::eq(
+            session.engine().tablebases().unwrap(),
+            tables.as_ref()
+        ));
         // White to move closes a mill that leaves Black two pieces.
         let fen = "@*@**@**/*****O**/OO****** w m s 3 0 3 0 0 0 0 0 0 0 0 0 1";
         let pos = Position::from_fen(fen, &rules).unwrap();

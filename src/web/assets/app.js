@@ -464,10 +464,25 @@ function renderTablebase(tb, side) {
   const box = $('tablebase');
   box.hidden = !tb;
   if (!tb) return;
-  const value = (t) => t.result === 'draw' ? 'draw' : t.result + ' in ' + t.plies;
-  box.textContent = tb.result === 'draw'
-    ? 'Database: a draw with best play'
-    : 'Database: ' + side + ' ' + (tb.result === 'win' ? 'wins' : 'loses') + ' in ' + tb.plies + ' plies with best play';
+  // A value under the N-move rules, with the plies to the next removal,
+  // and the value without them where it differs.
+  const removal = (t) => t.removal != null ? ', removal in ' + t.removal : '';
+  const pure = (t) => t.pure ? ' (a ' + t.pure + ' in ' + t.plies + ' without the N-move rule)' : '';
+  const value = (t) => {
+    if (t.result === 'draw') return 'draw' + pure(t);
+    if (t.result === 'unknown') return 'unknown' + pure(t);
+    return t.result + ' in ' + t.plies + removal(t);
+  };
+  let text;
+  if (tb.result === 'draw') {
+    text = 'Database: a draw with best play' + pure(tb);
+  } else if (tb.result === 'unknown') {
+    text = 'Database: the N-move rule may draw this' + pure(tb);
+  } else {
+    text = 'Database: ' + side + ' ' + (tb.result === 'win' ? 'wins' : 'loses') + ' in ' + tb.plies
+      + ' plies with best play' + (tb.removal != null ? ', the next removal in ' + tb.removal : '');
+  }
+  box.textContent = text;
   if (tb.moves && tb.moves.length) {
     const list = document.createElement('div');
     list.className = 'tb-moves';

@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::core::{Color, Position, Rules};
+use crate::tb::Wdl;
 use crate::tb::probe::Tablebases;
-use crate::tb::{Value, Wdl};
 
 /// Which database values end a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -113,10 +113,10 @@ impl TbAdjudication {
         let value = self.tables.value(pos)?;
         let mover = pos.side_to_move();
         let decisive = |winner: Color| {
-            let d = match value.pure {
-                Value::Win(d) | Value::Loss(d) => d,
-                Value::Draw => 0,
-            };
+            let d = value
+                .to_end
+                .map(|d| format!(" in {d} plies"))
+                .unwrap_or_default();
             let removal = value
                 .to_removal
                 .map(|z| format!(", the next removal within {z}"))
@@ -124,7 +124,7 @@ impl TbAdjudication {
             (self.mode != TbMode::Draw).then(|| Verdict {
                 winner: Some(winner),
                 detail: format!(
-                    "{winner} wins by adjudication: the databases give {mover} (to move) a {} in {d} plies{removal}",
+                    "{winner} wins by adjudication: the databases give {mover} (to move) a {}{d}{removal}",
                     if winner == mover { "win" } else { "loss" }
                 ),
             })
@@ -134,7 +134,7 @@ impl TbAdjudication {
             Wdl::Loss => decisive(mover.opponent()),
             Wdl::Draw => (self.mode != TbMode::WinLoss).then(|| Verdict {
                 winner: None,
-                detail: if value.pure == Value::Draw {
+                detail: if value.pure == Wdl::Draw {
                     "draw by adjudication: the databases give the position a draw".into()
                 } else {
                     "draw by adjudication: the databases give the position a draw under the N-move rules".into()

@@ -7,7 +7,7 @@ use crate::core::{Move, Position, Rules};
 use crate::search::MATE;
 use crate::tb::probe::Tablebases;
 use crate::tb::root::probe_root;
-use crate::tb::{NMoveLimits, TbValue, Value, Wdl};
+use crate::tb::{NMoveLimits, TbValue, Wdl};
 
 /// Database wins that are not proven mates score `TB_WIN` less the plies
 /// to the next removal (and a loss likewise below `-TB_WIN`): beyond any
@@ -38,16 +38,18 @@ pub const TB_DRAW_BAND: i32 = 75;
 ///   draw) scores 0.
 pub fn tb_value_score(v: TbValue, limits: NMoveLimits, counter: u16, ply: usize) -> i32 {
     let ply = ply as i32;
-    let (d, sign) = match v.pure {
-        Value::Draw => return 0,
-        Value::Win(d) => (d, 1),
-        Value::Loss(d) => (d, -1),
+    let sign = match v.pure {
+        Wdl::Draw => return 0,
+        Wdl::Win => 1,
+        Wdl::Loss => -1,
     };
-    let score = match v.rule {
-        Some(Wdl::Draw) => return 0,
-        Some(_) if limits.ends_in_time(counter, d) => MATE - ply - d as i32,
-        Some(_) => TB_WIN - ply - i32::from(v.to_removal.unwrap_or(d)),
-        None => TB_WIN - (counter as i32 + d as i32).min(5_000),
+    let score = match (v.rule, v.to_end) {
+        (Some(Wdl::Draw), _) => return 0,
+        (Some(_), Some(d)) if limits.ends_in_time(counter, d) => MATE - ply - d as i32,
+        (Some(_), Some(d)) => TB_WIN - ply - i32::from(v.to_removal.unwrap_or(d)),
+        // The placing phase: a win, with no distance but the plies to it.
+        (Some(_), None) => TB_WIN - ply - 255,
+        (None, d) => TB_WIN - (counter as i32 + d.map_or(255, i32::from)).min(5_000),
     };
     sign * score
 }

@@ -12,8 +12,11 @@
 //!  12  1  own pieces W (side to move)      13  1  opponent pieces B
 //!  14  1  flying (0/1)                     15  1  fly at (pieces)
 //!  16  1  diagonal lines (0/1)             17  1  mill pieces always removable (0/1)
-//!  18  1  kind: 0 distance to the end (.tb), 1 distance to the next removal (.dtz)
-//!  19  5  zero
+//!  18  1  kind: 0 distance to the end (.tb), 1 distance to the next removal (.dtz),
+//!           2 a layer of the placing phase (`tb::placing`)
+//!  19  1  placing layer (placements made)   20  1  pieces a side (placing; else 0)
+//!  21  1  most pieces a side built (placing; else 0)
+//!  22  2  zero
 //!  24  8  slots
 //!  32  8  wins      40  8  losses      48  8  draws   (per symmetry class)
 //!  56  1  longest win                     57  1  longest loss
@@ -73,6 +76,8 @@ pub enum Kind {
     ToEnd,
     /// The plies to the next removal that keeps the value (`.dtz`).
     ToRemoval,
+    /// A layer of the placing phase: win, draw or loss (`tb::placing`).
+    Placing,
 }
 
 impl Kind {
@@ -80,6 +85,7 @@ impl Kind {
         match self {
             Kind::ToEnd => 0,
             Kind::ToRemoval => 1,
+            Kind::Placing => 2,
         }
     }
 
@@ -87,6 +93,7 @@ impl Kind {
         match b {
             0 => Some(Kind::ToEnd),
             1 => Some(Kind::ToRemoval),
+            2 => Some(Kind::Placing),
             _ => None,
         }
     }
@@ -94,8 +101,17 @@ impl Kind {
     /// The file name extension.
     pub fn extension(self) -> &'static str {
         match self {
-            Kind::ToEnd => "tb",
+            Kind::ToEnd | Kind::Placing => "tb",
             Kind::ToRemoval => "dtz",
+        }
+    }
+
+    /// What a file of this kind holds, in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Kind::ToEnd => "distances to the end",
+            Kind::ToRemoval => "distances to the next removal",
+            Kind::Placing => "a layer of the placing phase",
         }
     }
 }
@@ -304,6 +320,11 @@ pub fn file_name_of(kind: Kind, own: u8, opp: u8) -> String {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
     pub kind: Kind,
+    /// Placing files: the layer, the pieces a side and the most pieces a
+    /// side of the sectors built (all 0 for the moving phase's).
+    pub layer: u8,
+    pub pieces: u8,
+    pub max: u8,
     pub own: u8,
     pub opp: u8,
     pub rules: TbRules,
@@ -343,6 +364,9 @@ impl Header {
         h[16] = self.rules.diagonals as u8;
         h[17] = self.rules.remove_from_mills_always as u8;
         h[18] = self.kind.byte();
+        h[19] = self.layer;
+        h[20] = self.pieces;
+        h[21] = self.max;
         h[24..32].copy_from_slice(&self.slots.to_le_bytes());
         h[32..40].copy_from_slice(&self.wins.to_le_bytes());
         h[40..48].copy_from_slice(&self.losses.to_le_bytes());
@@ -371,6 +395,9 @@ impl Header {
         })?;
         Ok(Header {
             kind,
+            layer: h[19],
+            pieces: h[20],
+            max: h[21],
             own: h[12],
             opp: h[13],
             rules: TbRules {
@@ -467,6 +494,36 @@ impl MappedTable {
         rules: TbRules,
     ) -> Result<MappedTable, TbError> {
         let path = dir.join(file_name_of(kind, own, opp));
+        MappedTable::open_path(path, kind, rules, |header, path| {
+            if (header.own, header.opp) != (own, opp) {
+                return Err(TbError::WrongSubspace {
+                    path: path.to_path_buf(),
+                    found: format!("{}-{}", header.own, header.opp),
+                    wanted: format!("{own}-{opp}"),
+                });
+            }
+            // The length the index needs, not the header's word for it: a
+            // probe must never read past the end.
+            let slots = super::index::Subspace::new(own, opp).map_or(0, |s| s.len());
+            if header.slots != slots {
+                return Err(TbError::BadLength {
+                    path: path.to_path_buf(),
+                    found: header.slots,
+                    expected: slots,
+                });
+            }
+            Ok(slots)
+        })
+    }
+
+    /// Opens the file at `path` of kind `kind` for `rules`; `body` checks
+    /// the header further and says how many bytes must follow it.
+    pub fn open_path(
+        path: PathBuf,
+        kind: Kind,
+        rules: TbRules,
+        body: impl FnOnce(&Header, &Path) -> Result<u64, TbError>,
+    ) -> Result<MappedTable, TbError> {
         if !path.exists() {
             return Err(TbError::Missing(path));
         }
@@ -481,14 +538,10 @@ impl MappedTable {
         let map = unsafe { memmap2::Mmap::map(&f) }.map_err(io_err(&path))?;
         let header = Header::parse(&path, &map)?;
         if header.kind != kind {
-            let name = |k: Kind| match k {
-                Kind::ToEnd => "distances to the end",
-                Kind::ToRemoval => "distances to the next removal",
-            };
             return Err(TbError::WrongKind {
                 path,
-                found: name(header.kind),
-                wanted: name(kind),
+                found: header.kind.describe(),
+                wanted: kind.describe(),
             });
         }
         if header.rules != rules {
@@ -498,18 +551,8 @@ impl MappedTable {
                 wanted: rules.describe(),
             });
         }
-        if (header.own, header.opp) != (own, opp) {
-            return Err(TbError::WrongSubspace {
-                path,
-                found: format!("{}-{}", header.own, header.opp),
-                wanted: format!("{own}-{opp}"),
-            });
-        }
-        // The length the index needs, not the header's word for it: a
-        // probe must never read past the end.
-        let slots = super::index::Subspace::new(own, opp).map_or(0, |s| s.len());
-        let expected = HEADER_LEN as u64 + slots;
-        if map.len() as u64 != expected || header.slots != slots {
+        let expected = HEADER_LEN as u64 + body(&header, &path)?;
+        if map.len() as u64 != expected {
             return Err(TbError::BadLength {
                 path,
                 found: map.len() as u64,
@@ -574,6 +617,9 @@ mod tests {
     fn header_round_trips() {
         let h = Header {
             kind: Kind::ToRemoval,
+            layer: 0,
+            pieces: 0,
+            max: 0,
             own: 4,
             opp: 3,
             rules: TbRules::from_rules(&Rules::default()).unwrap(),

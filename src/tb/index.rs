@@ -163,6 +163,21 @@ impl Subspace {
         })
     }
 
+    /// A sector of the placing phase: `own` and `opp` pieces on the board,
+    /// any counts from 0 to 12 (at most 24 together), indexed like a
+    /// subspace of the moving phase.
+    pub fn with_counts(own: u8, opp: u8) -> Option<Subspace> {
+        if own > 12 || opp > 12 || own + opp > 24 {
+            return None;
+        }
+        Some(Subspace {
+            own,
+            opp,
+            sets: PieceSets::get(own),
+            per_class: BINOM[24 - own as usize][opp as usize],
+        })
+    }
+
     /// The number of slots.
     pub fn len(&self) -> u64 {
         self.sets.classes() as u64 * self.per_class
@@ -255,6 +270,12 @@ impl Subspace {
         }
         let k = self.opp as u32;
         let base = class as u64 * self.per_class;
+        if k == 0 {
+            // One set, the empty one (placing sectors; Gosper's hack
+            // needs a bit to start from).
+            f(base, Bitboard::EMPTY);
+            return;
+        }
         // Gosper's hack walks the k-subsets of the n free points in colex
         // (= numeric) order, which is rank order.
         let mut compact: u32 = (1 << k) - 1;

@@ -6,6 +6,8 @@
 //! - `format`: the file format and the values.
 //! - `build`: retrograde analysis, pair by pair.
 //! - `verify`: every value recomputed from the rules core's moves.
+//! - `placing`: the placing phase's layers, built backward from the
+//!   moving phase.
 //! - `nmove_check`: the values under the N-move rules against a minimax
 //!   of its own.
 //! - `probe`: the value of a position, from memory-mapped files that
@@ -19,6 +21,7 @@ pub mod build;
 pub mod format;
 pub mod index;
 pub mod nmove_check;
+pub mod placing;
 pub mod probe;
 pub mod root;
 pub mod rule;

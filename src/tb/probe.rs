@@ -16,6 +16,7 @@ use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use super::build::plan;
 use super::format::{self, Kind, MappedTable, TbError, TbRules, Value};
 use super::index::{MAX_PIECES, MIN_PIECES, Subspace};
+use super::placing::{LAYERS, Layer, PlacingLoaded};
 use super::rule::{NMoveLimits, TbValue};
 use crate::core::{Bitboard, Position, Rules};
 
@@ -55,15 +56,39 @@ const NOT_EXACT: u8 = 2;
 pub type Notify = Arc<dyn Fn(&str) + Send + Sync>;
 
 /// One table's slot: opened on first use, trusted once checked.
-struct Entry {
-    cell: OnceLock<Result<Loaded, TbError>>,
+struct Entry<T> {
+    cell: OnceLock<Result<T, TbError>>,
     state: AtomicU8,
     /// Whether its problem has been told.
     told: AtomicBool,
 }
 
-impl Entry {
-    fn new() -> Entry {
+/// An opened table of either phase.
+trait Mapped {
+    fn mapped(&self) -> &MappedTable;
+}
+
+impl Mapped for Loaded {
+    fn mapped(&self) -> &MappedTable {
+        &self.table
+    }
+}
+
+impl Mapped for PlacingLoaded {
+    fn mapped(&self) -> &MappedTable {
+        &self.table
+    }
+}
+
+/// A database file: a moving-phase subspace's, or a placing layer's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FileId {
+    Moving(Kind, u8, u8),
+    Placing(u8),
+}
+
+impl<T> Entry<T> {
+    fn new() -> Entry<T> {
         Entry {
             cell: OnceLock::new(),
             state: AtomicU8::new(UNCHECKED),
@@ -79,8 +104,12 @@ pub struct Tablebases {
     limits: NMoveLimits,
     /// Whether a table must pass its checksum before play uses it.
     checked: bool,
-    tb: Vec<Entry>,
-    dtz: Vec<Entry>,
+    tb: Vec<Entry<Loaded>>,
+    dtz: Vec<Entry<Loaded>>,
+    /// The placing layers, by placements made.
+    place: Vec<Entry<PlacingLoaded>>,
+    /// Whether the placing values are exact under `limits`.
+    placing_exact: AtomicU8,
     /// Per subspace: whether its `.dtz` values are exact under `limits`.
     exact: Vec<AtomicU8>,
     notify: Option<Notify>,
@@ -128,6 +157,8 @@ impl Tablebases {
             checked,
             tb: (0..SIDE * SIDE).map(|_| Entry::new()).collect(),
             dtz: (0..SIDE * SIDE).map(|_| Entry::new()).collect(),
+            place: (0..LAYERS).map(|_| Entry::new()).collect(),
+            placing_exact: AtomicU8::new(EXACT_UNKNOWN),
             exact: (0..SIDE * SIDE).map(|_| AtomicU8::new(0)).collect(),
             notify,
             checking: AtomicBool::new(false),
@@ -181,9 +212,9 @@ impl Tablebases {
         TbRules::from_rules(rules).is_ok_and(|r| r == self.rules)
     }
 
-    fn entries(&self, kind: Kind) -> &[Entry] {
+    fn entries(&self, kind: Kind) -> &[Entry<Loaded>] {
         match kind {
-            Kind::ToEnd => &self.tb,
+            Kind::ToEnd | Kind::Placing => &self.tb,
             Kind::ToRemoval => &self.dtz,
         }
     }
@@ -219,43 +250,80 @@ impl Tablebases {
     #[inline]
     fn usable(&self, kind: Kind, own: u32, opp: u32) -> Option<&Loaded> {
         let entry = &self.entries(kind)[at(own, opp)];
+        self.gate(entry, FileId::Moving(kind, own as u8, opp as u8), || {
+            self.loaded(kind, own as u8, opp as u8)
+        })
+    }
+
+    /// The placing layer `k` if play may use it (see `usable`).
+    #[inline]
+    fn usable_layer(&self, k: u8) -> Option<&PlacingLoaded> {
+        let entry = &self.place[k as usize];
+        self.gate(entry, FileId::Placing(k), || self.layer(k))
+    }
+
+    /// The placing layer `k`, opened on first use (checked or not).
+    pub fn layer(&self, k: u8) -> Result<&PlacingLoaded, &TbError> {
+        self.place[k as usize]
+            .cell
+            .get_or_init(|| PlacingLoaded::open(&self.dir, self.rules, k))
+            .as_ref()
+    }
+
+    #[inline]
+    fn gate<'a, T>(
+        &'a self,
+        entry: &'a Entry<T>,
+        id: FileId,
+        open: impl FnOnce() -> Result<&'a T, &'a TbError>,
+    ) -> Option<&'a T> {
         let state = entry.state.load(Acquire);
         if state == BAD || (self.checked && state != TRUSTED) {
             if state == UNCHECKED && !self.checks_running() {
                 // No background check will come: a table that was not
                 // there when it ran (or a gate without one).
-                self.tell_missing(kind, own, opp);
+                self.tell_missing(entry, id);
             }
             return None;
         }
-        match self.loaded(kind, own as u8, opp as u8) {
+        match open() {
             Ok(t) => Some(t),
             Err(_) => {
-                self.tell_missing(kind, own, opp);
+                self.tell_missing(entry, id);
                 None
             }
         }
     }
 
+    fn path_of(&self, id: FileId) -> PathBuf {
+        self.dir.join(match id {
+            FileId::Moving(kind, own, opp) => format::file_name_of(kind, own, opp),
+            FileId::Placing(k) => super::placing::file_name(k),
+        })
+    }
+
     #[cold]
-    fn tell_missing(&self, kind: Kind, own: u32, opp: u32) {
-        let entry = &self.entries(kind)[at(own, opp)];
+    fn tell_missing<T>(&self, entry: &Entry<T>, id: FileId) {
         if entry.told.swap(true, Relaxed) {
             return;
         }
-        let path = self
-            .dir
-            .join(format::file_name_of(kind, own as u8, opp as u8));
-        let what = match self.loaded(kind, own as u8, opp as u8) {
-            Err(TbError::Missing(_)) => format!("{} is missing", path.display()),
-            Err(e) => e.to_string(),
-            Ok(_) => format!("{} was not checked", path.display()),
+        let path = self.path_of(id);
+        let what = match id {
+            _ if !path.exists() => format!("{} is missing", path.display()),
+            FileId::Moving(kind, own, opp) => match self.loaded(kind, own, opp) {
+                Err(e) => e.to_string(),
+                Ok(_) => format!("{} was not checked", path.display()),
+            },
+            FileId::Placing(k) => match self.layer(k) {
+                Err(e) => e.to_string(),
+                Ok(_) => format!("{} was not checked", path.display()),
+            },
         };
-        let consequence = match kind {
-            Kind::ToEnd => "its positions have no database value",
-            Kind::ToRemoval => {
+        let consequence = match id {
+            FileId::Moving(Kind::ToRemoval, ..) => {
                 "its wins and losses count under the N-move rules only when they end in time"
             }
+            _ => "its positions have no database value",
         };
         self.tell(&format!("{what}: {consequence}"));
     }
@@ -303,6 +371,9 @@ impl Tablebases {
     /// opened with, from its counter, if the databases hold it.
     #[inline]
     pub fn value(&self, pos: &Position) -> Option<TbValue> {
+        if pos.is_placing() {
+            return self.placing_value(pos);
+        }
         let (own, opp) = Tablebases::moving_sets(pos)?;
         let (w, b) = (own.count(), opp.count());
         let t = self.usable(Kind::ToEnd, w, b)?;
@@ -326,6 +397,61 @@ impl Tablebases {
             exact,
             self.limits,
         ))
+    }
+
+    /// A placing position's value, if its layer's file is in use and holds
+    /// its sector.
+    #[inline]
+    fn placing_value(&self, pos: &Position) -> Option<TbValue> {
+        let layer = Layer::of(pos)?;
+        let t = self.usable_layer(layer.k)?;
+        let us = pos.side_to_move();
+        let code = t.code(pos.pieces(us), pos.pieces(us.opponent()))?;
+        let sign = super::placing::wdl(code);
+        Some(TbValue::placing(sign, self.placing_is_exact(t.layer)))
+    }
+
+    /// Whether the placing values are exact under the limits: every
+    /// moving-phase subspace the placing layers built lead into is exact
+    /// (`exact`) and has no position the rules draw from a counter of 0.
+    #[inline]
+    fn placing_is_exact(&self, layer: Layer) -> bool {
+        match self.placing_exact.load(Relaxed) {
+            EXACT => true,
+            NOT_EXACT => false,
+            _ => self.find_placing_exact(layer.max),
+        }
+    }
+
+    #[cold]
+    fn find_placing_exact(&self, max: u8) -> bool {
+        if self.limits == NMoveLimits::NONE {
+            self.placing_exact.store(EXACT, Relaxed);
+            return true;
+        }
+        if self.checked && self.checks_running() {
+            return false;
+        }
+        let top = max.min(MAX_PIECES);
+        let all: Vec<(u8, u8)> = plan(&[(top, top)]);
+        let mut exact = true;
+        for (a, b) in all {
+            for (x, y) in [(a as u32, b as u32), (b as u32, a as u32)] {
+                let Some(limit) = self.limits.limit(x, y) else {
+                    continue;
+                };
+                match self.usable(Kind::ToRemoval, x, y) {
+                    Some(t) => {
+                        let h = &t.table.header;
+                        exact &= (h.max_win.max(h.max_loss) as u16) <= limit;
+                    }
+                    None => exact = false,
+                }
+            }
+        }
+        let state = if exact { EXACT } else { NOT_EXACT };
+        self.placing_exact.store(state, Relaxed);
+        exact
     }
 
     /// Whether the `.dtz` values of subspace `own-opp` are exact under the
@@ -385,20 +511,47 @@ impl Tablebases {
     }
 
     /// The files of these databases in the directory, `.tb` before `.dtz`,
-    /// smallest subspace first.
-    fn files(&self) -> Vec<(Kind, u8, u8)> {
+    /// smallest subspace first, then the placing layers, last first.
+    fn files(&self) -> Vec<FileId> {
         let mut v = Vec::new();
         for kind in [Kind::ToEnd, Kind::ToRemoval] {
             for (own, opp) in plan(&[(MAX_PIECES, MAX_PIECES)]) {
                 for (a, b) in [(own, opp), (opp, own)] {
-                    let present = self.dir.join(format::file_name_of(kind, a, b)).exists();
-                    if present && !v.contains(&(kind, a, b)) {
-                        v.push((kind, a, b));
+                    let id = FileId::Moving(kind, a, b);
+                    if self.path_of(id).exists() && !v.contains(&id) {
+                        v.push(id);
                     }
                 }
             }
         }
+        for k in (0..LAYERS).rev() {
+            if self.path_of(FileId::Placing(k)).exists() {
+                v.push(FileId::Placing(k));
+            }
+        }
         v
+    }
+
+    /// Opens a file (as probes would) and gives its table to `f`.
+    fn with_file<R>(
+        &self,
+        id: FileId,
+        f: impl FnOnce(Result<&MappedTable, &TbError>, &AtomicU8, &AtomicBool) -> R,
+    ) -> R {
+        match id {
+            FileId::Moving(kind, own, opp) => {
+                let entry = &self.entries(kind)[at(own as u32, opp as u32)];
+                f(
+                    self.loaded(kind, own, opp).map(Mapped::mapped),
+                    &entry.state,
+                    &entry.told,
+                )
+            }
+            FileId::Placing(k) => {
+                let entry = &self.place[k as usize];
+                f(self.layer(k).map(Mapped::mapped), &entry.state, &entry.told)
+            }
+        }
     }
 
     /// Opens every database file in the directory (headers only: the
@@ -411,17 +564,16 @@ impl Tablebases {
             problems.push(format!("{}: no such directory", self.dir.display()));
             return (0, problems);
         }
-        for (kind, own, opp) in self.files() {
-            match self.loaded(kind, own, opp) {
+        for id in self.files() {
+            self.with_file(id, |table, state, told| match table {
                 Ok(_) => ok += 1,
                 Err(e) => {
                     // Told here, to whoever opened the tables: not again.
-                    let entry = &self.entries(kind)[at(own as u32, opp as u32)];
-                    entry.state.store(BAD, Release);
-                    entry.told.store(true, Relaxed);
+                    state.store(BAD, Release);
+                    told.store(true, Relaxed);
                     problems.push(e.to_string());
                 }
-            }
+            });
         }
         if ok == 0 && problems.is_empty() {
             problems.push(format!("{}: no database files", self.dir.display()));
@@ -435,25 +587,26 @@ impl Tablebases {
     pub fn check_all(&self) -> (usize, Vec<String>) {
         let mut usable = 0;
         let mut problems = Vec::new();
-        for (kind, own, opp) in self.files() {
-            let entry = &self.entries(kind)[at(own as u32, opp as u32)];
-            let verdict = match self.loaded(kind, own, opp) {
-                Ok(t) => t.table.verify_checksum().map_err(|e| e.to_string()),
-                Err(e) => Err(e.to_string()),
-            };
-            match verdict {
-                Ok(()) => {
-                    entry.state.store(TRUSTED, Release);
-                    usable += 1;
-                }
-                Err(e) => {
-                    entry.state.store(BAD, Release);
-                    if !entry.told.swap(true, Relaxed) {
-                        self.tell(&format!("{e}: the file is not used"));
+        for id in self.files() {
+            self.with_file(id, |table, state, told| {
+                let verdict = match table {
+                    Ok(t) => t.verify_checksum().map_err(|e| e.to_string()),
+                    Err(e) => Err(e.to_string()),
+                };
+                match verdict {
+                    Ok(()) => {
+                        state.store(TRUSTED, Release);
+                        usable += 1;
                     }
-                    problems.push(e);
+                    Err(e) => {
+                        state.store(BAD, Release);
+                        if !told.swap(true, Relaxed) {
+                            self.tell(&format!("{e}: the file is not used"));
+                        }
+                        problems.push(e);
+                    }
                 }
-            }
+            });
         }
         self.forget_exactness();
         self.checking.store(false, Release);
@@ -497,22 +650,38 @@ impl Tablebases {
     /// SIGBUS); each is told once. Cheap: one `fstat` per open file.
     pub fn drop_changed_files(&self) {
         let mut dropped = false;
-        for kind in [Kind::ToEnd, Kind::ToRemoval] {
-            for entry in self.entries(kind) {
-                let Some(Ok(t)) = entry.cell.get() else {
-                    continue;
-                };
-                if entry.state.load(Relaxed) != BAD && t.table.changed_on_disk() {
-                    entry.state.store(BAD, Release);
-                    dropped = true;
-                    if !entry.told.swap(true, Relaxed) {
-                        self.tell(&format!(
-                            "{} changed on disk while in use: the file is not used (set TablebasePath again to reload it)",
-                            t.table.path.display()
-                        ));
-                    }
+        let mut drop = |table: Option<&MappedTable>, state: &AtomicU8, told: &AtomicBool| {
+            let Some(t) = table else {
+                return;
+            };
+            if state.load(Relaxed) != BAD && t.changed_on_disk() {
+                state.store(BAD, Release);
+                dropped = true;
+                if !told.swap(true, Relaxed) {
+                    self.tell(&format!(
+                        "{} changed on disk while in use: the file is not used (set TablebasePath again to reload it)",
+                        t.path.display()
+                    ));
                 }
             }
+        };
+        for kind in [Kind::ToEnd, Kind::ToRemoval] {
+            for entry in self.entries(kind) {
+                let table = entry
+                    .cell
+                    .get()
+                    .and_then(|r| r.as_ref().ok())
+                    .map(Mapped::mapped);
+                drop(table, &entry.state, &entry.told);
+            }
+        }
+        for entry in &self.place {
+            let table = entry
+                .cell
+                .get()
+                .and_then(|r| r.as_ref().ok())
+                .map(Mapped::mapped);
+            drop(table, &entry.state, &entry.told);
         }
         if dropped {
             self.forget_exactness();
@@ -523,5 +692,6 @@ impl Tablebases {
         for e in &self.exact {
             e.store(EXACT_UNKNOWN, Relaxed);
         }
+        self.placing_exact.store(EXACT_UNKNOWN, Relaxed);
     }
 }

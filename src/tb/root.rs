@@ -6,7 +6,6 @@
 
 use std::cmp::Reverse;
 
-use super::format::Value;
 use super::probe::Tablebases;
 use super::rule::{TbValue, Wdl};
 use crate::core::{Move, MoveList, Position, Rules};
@@ -74,10 +73,7 @@ impl RootProbe {
 /// defender cannot lengthen it.
 fn keep_rank(v: &TbValue, in_time: bool) -> (u32, u32) {
     let z = v.to_removal.map_or(255, u32::from);
-    let d = match v.pure {
-        Value::Win(d) | Value::Loss(d) => d as u32,
-        Value::Draw => 0,
-    };
+    let d = v.to_end.map_or(255, u32::from);
     match (v.rule, in_time) {
         (Some(Wdl::Win), true) => (d, 0),
         (Some(Wdl::Win), false) => (z, d),
@@ -94,13 +90,10 @@ fn show_rank(v: &Option<TbValue>) -> (u8, Reverse<i32>) {
     let Some(v) = v else {
         return (5, Reverse(0));
     };
-    let d = match v.pure {
-        Value::Win(d) | Value::Loss(d) => d as i32,
-        Value::Draw => 0,
-    };
+    let d = v.to_end.map_or(255, i32::from);
     match (v.rule, v.pure) {
         (Some(Wdl::Win), _) => (0, Reverse(-d)),
-        (None, Value::Win(_)) => (1, Reverse(-d)),
+        (None, Wdl::Win) => (1, Reverse(-d)),
         (Some(Wdl::Draw), _) => (2, Reverse(-d)),
         (None, _) => (3, Reverse(d)),
         (Some(Wdl::Loss), _) => (4, Reverse(d)),
@@ -118,9 +111,9 @@ pub fn probe_root(tables: &Tablebases, rules: &Rules, pos: &Position) -> RootPro
         .map(|&m| (m, move_value(tables, rules, pos, m)))
         .collect();
     moves.sort_by_key(|(_, v)| show_rank(v));
-    let in_time = match value.map(|v| v.pure) {
-        Some(Value::Win(d) | Value::Loss(d)) => tables.limits().ends_in_time(pos.rule50(), d),
-        _ => false,
+    let in_time = match value.and_then(|v| v.to_end) {
+        Some(d) => tables.limits().ends_in_time(pos.rule50(), d),
+        None => false,
     };
     RootProbe {
         value,

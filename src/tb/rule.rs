@@ -111,9 +111,12 @@ pub struct TbValue {
     /// position's counter; `None` where the databases cannot say (a win
     /// or loss that the rules may draw, with no usable `.dtz` file).
     pub rule: Option<Wdl>,
-    /// The value without N-move rules, with the plies to the end of the
-    /// game (the winner hurrying, the loser delaying).
-    pub pure: Value,
+    /// The value without N-move rules.
+    pub pure: Wdl,
+    /// The plies to the end of the game without N-move rules (the winner
+    /// hurrying, the loser delaying), for a win or loss of the moving
+    /// phase (the placing files hold no distances).
+    pub to_end: Option<u8>,
     /// The plies to the next removal that keeps the value (`.dtz`), for a
     /// win or loss whose `.dtz` file is in use.
     pub to_removal: Option<u8>,
@@ -147,14 +150,40 @@ impl TbValue {
                 limits.ends_in_time(counter, d).then_some(sign)
             }
         };
+        let to_end = match pure {
+            Value::Win(d) | Value::Loss(d) => Some(d),
+            Value::Draw => None,
+        };
         TbValue {
             rule,
-            pure,
+            pure: sign,
+            to_end,
             to_removal: if pure == Value::Draw || !exact {
                 None
             } else {
                 to_removal
             },
+        }
+    }
+
+    /// A value of the placing phase: its sign, exact under the rules
+    /// (`exact`) or not known under them.
+    pub fn placing(sign: Wdl, exact: bool) -> TbValue {
+        TbValue {
+            rule: (exact || sign == Wdl::Draw).then_some(sign),
+            pure: sign,
+            to_end: None,
+            to_removal: None,
+        }
+    }
+
+    /// The `.tb` value, where the distance to the end is known.
+    pub fn pure_value(self) -> Option<Value> {
+        match (self.pure, self.to_end) {
+            (Wdl::Draw, _) => Some(Value::Draw),
+            (Wdl::Win, Some(d)) => Some(Value::Win(d)),
+            (Wdl::Loss, Some(d)) => Some(Value::Loss(d)),
+            _ => None,
         }
     }
 
@@ -164,8 +193,9 @@ impl TbValue {
     pub fn for_mover(self, removed: bool) -> TbValue {
         TbValue {
             rule: self.rule.map(Wdl::flip),
-            pure: self.pure.one_ply_back(),
-            to_removal: if removed && self.pure != Value::Draw {
+            pure: self.pure.flip(),
+            to_end: self.to_end.map(|d| d.saturating_add(1)),
+            to_removal: if removed && self.pure != Wdl::Draw {
                 Some(1)
             } else {
                 self.to_removal.map(|z| z.saturating_add(1))
@@ -177,7 +207,8 @@ impl TbValue {
     /// pieces).
     pub const WINS_AT_ONCE: TbValue = TbValue {
         rule: Some(Wdl::Win),
-        pure: Value::Win(1),
+        pure: Wdl::Win,
+        to_end: Some(1),
         to_removal: Some(1),
     };
 }
@@ -255,14 +286,16 @@ mod tests {
     fn a_move_takes_the_value_one_ply_back() {
         let lost = TbValue {
             rule: Some(Wdl::Loss),
-            pure: Value::Loss(10),
+            pure: Wdl::Loss,
+            to_end: Some(10),
             to_removal: Some(4),
         };
         assert_eq!(
             lost.for_mover(false),
             TbValue {
                 rule: Some(Wdl::Win),
-                pure: Value::Win(11),
+                pure: Wdl::Win,
+                to_end: Some(11),
                 to_removal: Some(5)
             }
         );

@@ -28,7 +28,7 @@ pub struct Findings {
 }
 
 impl Findings {
-    fn add(&mut self, what: String) {
+    pub fn add(&mut self, what: String) {
         self.mismatches += 1;
         if self.first.len() < 10 {
             self.first.push(what);
@@ -59,7 +59,7 @@ pub fn verify_kind(
     let unusable = |e: &TbError| TbError::Unusable(e.to_string());
     let tb = tbs.table(own, opp).map_err(unusable)?;
     let dtz = match kind {
-        Kind::ToEnd => None,
+        Kind::ToEnd | Kind::Placing => None,
         Kind::ToRemoval => Some(tbs.dtz_table(own, opp).map_err(unusable)?),
     };
     let checked = dtz.unwrap_or(tb);

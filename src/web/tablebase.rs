@@ -12,7 +12,7 @@ use std::sync::{Arc, OnceLock};
 use crate::core::{Move, Position, Rules};
 use crate::tb::probe::Tablebases;
 use crate::tb::root::probe_root;
-use crate::tb::{TbValue, Value, Wdl};
+use crate::tb::{TbValue, Wdl};
 
 /// The databases the server was started with, if any.
 static TABLES: OnceLock<Arc<Tablebases>> = OnceLock::new();
@@ -65,11 +65,8 @@ pub struct TbAnswer {
 
 impl From<TbValue> for TbAnswer {
     fn from(v: TbValue) -> TbAnswer {
-        let (pure, plies) = match v.pure {
-            Value::Win(d) => ("win", Some(d.into())),
-            Value::Loss(d) => ("loss", Some(d.into())),
-            Value::Draw => ("draw", None),
-        };
+        let pure = v.pure.name();
+        let plies = v.to_end.map(u32::from);
         let result = v.rule.map_or("unknown", Wdl::name);
         TbAnswer {
             result,

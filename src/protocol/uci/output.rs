@@ -6,7 +6,7 @@ use crate::core::OptionKind;
 use crate::core::{Color, Game, Point};
 use crate::engine::{EngineOption, Notice, PerftReport};
 use crate::search::{Bound, Info, Score};
-use crate::tb::{TbValue, Value, Wdl};
+use crate::tb::{TbValue, Wdl};
 
 pub fn option_line(option: EngineOption) -> String {
     let mut s = format!("option name {} type ", option.name());
@@ -116,16 +116,13 @@ pub fn tb_value(v: Option<TbValue>) -> String {
         Some(r) => r.name().to_string(),
         None => "unknown".to_string(),
     };
-    let pure = match v.pure {
-        Value::Win(d) => Some(("win", d)),
-        Value::Loss(d) => Some(("loss", d)),
-        Value::Draw => None,
-    };
-    if let Some((name, d)) = pure {
-        if v.rule != Some(Wdl::of(v.pure)) {
-            let _ = write!(s, " pure {name}");
+    if v.pure != Wdl::Draw {
+        if v.rule != Some(v.pure) {
+            let _ = write!(s, " pure {}", v.pure.name());
         }
-        let _ = write!(s, " {d}");
+        if let Some(d) = v.to_end {
+            let _ = write!(s, " {d}");
+        }
         if let Some(z) = v.to_removal {
             let _ = write!(s, " removal {z}");
         }

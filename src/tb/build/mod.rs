@@ -136,6 +136,11 @@ pub fn build_pair_of(
     opts: &Options,
     progress: &(dyn Fn(Event) + Sync),
 ) -> Result<Vec<Report>, TbError> {
+    if kind == Kind::Placing {
+        return Err(TbError::Unusable(
+            "the placing phase is built by tb::placing::build".into(),
+        ));
+    }
     let started = Instant::now();
     reset_peak_memory();
     let m = Mover::new(rules);
@@ -211,7 +216,7 @@ fn open_sides(
         .sum();
     // A `.dtz` build reads the pair's `.tb` tables at the end.
     let own_tb_bytes: u64 = match kind {
-        Kind::ToEnd => 0,
+        Kind::ToEnd | Kind::Placing => 0,
         Kind::ToRemoval => subs.iter().map(|s| s.len()).sum(),
     };
     let need = table_bytes + removal_bytes + own_tb_bytes;
@@ -309,7 +314,7 @@ fn file_bytes(kind: Kind, rules: TbRules, side: &Side) -> Result<Vec<u8>, TbErro
             (Kind::ToEnd, v) if v.representable() => v.encode(),
             (Kind::ToEnd, v) => return Err(misfit(idx, v)),
             (Kind::ToRemoval, Value::Win(d) | Value::Loss(d)) if d < 255 => d + 1,
-            (Kind::ToRemoval, v) => return Err(misfit(idx, v)),
+            (Kind::ToRemoval | Kind::Placing, v) => return Err(misfit(idx, v)),
         };
     }
     Ok(bytes)
@@ -349,7 +354,7 @@ fn summarise_kind(kind: Kind, sub: &Subspace, values: &[u8], rules: TbRules) -> 
     let mut h = empty_header(kind, sub, rules);
     for_each_class(sub, |idx| {
         let v = match kind {
-            Kind::ToEnd => Value::decode(values[idx]),
+            Kind::ToEnd | Kind::Placing => Value::decode(values[idx]),
             Kind::ToRemoval => format::dtz_decode(values[idx]).map_or(Value::Draw, Value::Win),
         };
         h.count(v);
@@ -376,6 +381,9 @@ pub fn summarise_dtz(sub: &Subspace, tb: &[u8], dtz: &[u8], rules: TbRules) -> H
 fn empty_header(kind: Kind, sub: &Subspace, rules: TbRules) -> Header {
     Header {
         kind,
+        layer: 0,
+        pieces: 0,
+        max: 0,
         own: sub.own,
         opp: sub.opp,
         rules,

@@ -93,7 +93,7 @@ impl Removing<'_> {
     #[inline]
     fn for_remover(&self, after: Value) -> Value {
         match self.kind {
-            Kind::ToEnd => after.one_ply_back(),
+            Kind::ToEnd | Kind::Placing => after.one_ply_back(),
             Kind::ToRemoval => match after {
                 Value::Loss(_) => Value::Win(1),
                 Value::Win(_) => Value::Loss(1),

@@ -9,6 +9,8 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
+mod placing;
+
 use crate::core::Variant;
 use crate::tb::build::{self, Event, Options};
 use crate::tb::format::Kind;
@@ -76,6 +78,15 @@ pub struct BuildArgs {
     /// the `tb` files) or `both`, pair by pair.
     #[arg(long, default_value = "both", value_parser = ["tb", "dtz", "both"])]
     pub files: String,
+    /// Build the placing phase too (layers 17 down to 0, after the moving
+    /// phase), which needs the moving-phase `.tb` files up to 9-9.
+    #[arg(long)]
+    pub placing: bool,
+    /// Build only the placing sectors where each side has at most N
+    /// pieces, on board and in hand together (for small test sets; the
+    /// moving phase up to N-N must be there).
+    #[arg(long, default_value_t = 9, hide = true)]
+    pub placing_max: u8,
 }
 
 #[derive(Args, Debug)]
@@ -187,7 +198,10 @@ fn run_build(a: BuildArgs) -> Result<()> {
     let targets = match a.pieces {
         Some(n) if (MIN_PIECES..=MAX_PIECES).contains(&n) => all_subspaces(n),
         Some(n) => bail!("--pieces {n}: must be 3..=9"),
-        None if a.common.subspaces.is_empty() => bail!("say --pieces N or --subspaces W-B,..."),
+        None if a.placing && a.common.subspaces.is_empty() => Vec::new(),
+        None if a.common.subspaces.is_empty() => {
+            bail!("say --pieces N, --subspaces W-B,... or --placing")
+        }
         None => selected(&a.common)?,
     };
     let opts = Options {
@@ -218,6 +232,9 @@ fn run_build(a: BuildArgs) -> Result<()> {
             print_reports(kind, &opts, rules, &reports)?;
         }
     }
+    if a.placing {
+        placing::build(&a, rules)?;
+    }
     eprintln!("built in {:.1} s", started.elapsed().as_secs_f64());
     Ok(())
 }
@@ -234,7 +251,7 @@ fn print_reports(
     let slots: u64 = reports.iter().map(|r| r.slots).sum();
     for r in reports {
         let h = match kind {
-            Kind::ToEnd => r.header.clone(),
+            Kind::ToEnd | Kind::Placing => r.header.clone(),
             Kind::ToRemoval => {
                 let tbs = Tablebases::new(&opts.dir, rules);
                 let tb = tbs
@@ -269,10 +286,11 @@ fn run_verify(a: CommonArgs) -> Result<()> {
     let rules = tb_rules(&a.variant)?;
     let tbs = Tablebases::new(&a.dir, rules);
     let list = selected(&a)?;
-    if list.is_empty() {
+    let layers = placing::layers_present(&a.dir);
+    if list.is_empty() && layers.is_empty() {
         bail!("no databases in {}", a.dir.display());
     }
-    let mut bad = 0u64;
+    let mut bad = placing::verify(&a, rules, &layers)?;
     for (x, y) in list {
         for kind in [Kind::ToEnd, Kind::ToRemoval] {
             let name = crate::tb::format::file_name_of(kind, x, y);

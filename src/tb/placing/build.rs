@@ -1,0 +1,447 @@
+//! The placing builder: one backward pass, layer 17 down to layer 0.
+//! Every position of layer `k` takes the best of its moves: each empty
+//! point, and where the placement closes a mill each removable piece,
+//! leads to a position of layer `k + 1` (of the moving phase, for layer
+//! 17) with the other side to move: a win if one of them is lost for it,
+//! a draw if none is lost and one is drawn, else a loss; a removal that
+//! leaves the other side fewer than three pieces, on board and in hand,
+//! wins at once.
+//!
+//! The index puts the side to move's set first (its symmetry class),
+//! then the other's: the positions a move leads to, which all have the
+//! same side to move with the same set, lie in one block of the next
+//! layer, a few kilobytes long. So the pass reads the next layer almost
+//! in order, one block per position, and only a removal jumps elsewhere.
+//! The moving phase is read from its `.tb` files (the sign of each value:
+//! their values from a counter of 0, see `placing/mod.rs`).
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU8, AtomicUsize};
+use std::time::Instant;
+
+use super::{DRAW, LOSS, Layer, Sector, WIN, file_name, get};
+use crate::core::Bitboard;
+use crate::core::geometry::Geometry;
+use crate::tb::build::{Event, peak_memory};
+use crate::tb::format::{self, Header, Kind, MappedTable, TbError, TbRules, Value};
+use crate::tb::index::Subspace;
+use crate::tb::probe::Tablebases;
+use crate::tb::symmetry;
+
+/// The summary of one layer built.
+#[derive(Clone, Debug)]
+pub struct LayerReport {
+    pub layer: u8,
+    pub slots: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub seconds: f64,
+    pub peak_bytes: u64,
+    pub file_bytes: u64,
+}
+
+/// Where the positions one placement later are: the next layer's packed
+/// values, or, after the last placement, the moving phase's tables.
+enum Next<'a> {
+    Layer {
+        sectors: Vec<Sector>,
+        /// The sector of each (side to move, other) count, if any.
+        lookup: Vec<Option<usize>>,
+        bytes: &'a [u8],
+    },
+    Moving(&'a Tablebases),
+}
+
+/// Counts a side may have: 0 to 12.
+const COUNTS: usize = 13;
+
+/// One block of the next positions: those with one side to move and its
+/// set fixed, the other's set varying (see the module's comment).
+struct Block<'a> {
+    bytes: &'a [u8],
+    first: u64,
+    sub: &'a Subspace,
+    class: usize,
+    symmetry: usize,
+    /// The placer's set before its placement, moved by the symmetry.
+    placer: Bitboard,
+    moving: bool,
+}
+
+impl Block<'_> {
+    /// The two-bit value, for the side then to move, after a placement on
+    /// `p` that removes nothing.
+    #[inline]
+    fn code(&self, p: crate::core::Point) -> u8 {
+        let img = self.placer ^ symmetry::point_bits(self.symmetry, p);
+        let idx = self.sub.index_in_class(self.class, img);
+        if self.moving {
+            sign(Value::decode(self.bytes[idx as usize]))
+        } else {
+            get(self.bytes, self.first + idx)
+        }
+    }
+}
+
+/// The two-bit code of a moving-phase value's sign.
+#[inline]
+fn sign(v: Value) -> u8 {
+    match v {
+        Value::Win(_) => WIN,
+        Value::Loss(_) => LOSS,
+        Value::Draw => DRAW,
+    }
+}
+
+impl<'a> Next<'a> {
+    fn layer(layer: Layer, bytes: &'a [u8]) -> Next<'a> {
+        let sectors = layer.sectors();
+        let mut lookup = vec![None; COUNTS * COUNTS];
+        for (i, s) in sectors.iter().enumerate() {
+            lookup[s.own as usize * COUNTS + s.opp as usize] = Some(i);
+        }
+        Next::Layer {
+            sectors,
+            lookup,
+            bytes,
+        }
+    }
+
+    /// The block of the positions with `to_move` to move against `placer`
+    /// plus one placed piece.
+    #[inline]
+    fn block(&self, to_move: Bitboard, placer: Bitboard) -> Block<'_> {
+        let (o, p) = (to_move.count() as usize, placer.count() as usize + 1);
+        match self {
+            Next::Layer {
+                sectors,
+                lookup,
+                bytes,
+            } => {
+                let s = &sectors[lookup[o * COUNTS + p].expect("the next layer has the sector")];
+                let (class, symmetry) = s.sub.canonical_own(to_move);
+                Block {
+                    bytes,
+                    first: s.first,
+                    sub: &s.sub,
+                    class,
+                    symmetry,
+                    placer: symmetry::apply(symmetry, placer),
+                    moving: false,
+                }
+            }
+            Next::Moving(tables) => {
+                let t = tables
+                    .table(o as u8, p as u8)
+                    .expect("the moving tables were checked");
+                let (class, symmetry) = t.sub.canonical_own(to_move);
+                Block {
+                    bytes: t.table.slots(),
+                    first: 0,
+                    sub: &t.sub,
+                    class,
+                    symmetry,
+                    placer: symmetry::apply(symmetry, placer),
+                    moving: true,
+                }
+            }
+        }
+    }
+
+    /// The value for its side to move of the position with `own` (to
+    /// move) against `opp`: a two-bit code.
+    #[inline]
+    fn code(&self, own: Bitboard, opp: Bitboard) -> u8 {
+        let (o, p) = (own.count() as usize, opp.count() as usize);
+        match self {
+            Next::Layer {
+                sectors,
+                lookup,
+                bytes,
+            } => {
+                let s = &sectors[lookup[o * COUNTS + p].expect("the next layer has the sector")];
+                get(bytes, s.first + s.sub.index(own, opp))
+            }
+            Next::Moving(tables) => match tables.probe_sets(own, opp) {
+                Ok(v) => sign(v),
+                Err(_) => DRAW,
+            },
+        }
+    }
+}
+
+/// One layer's walk: the rules and where the next positions are.
+struct Walker<'a> {
+    g: &'static Geometry,
+    remove_always: bool,
+    /// The pieces the side not to move holds (for the three-piece rule).
+    opp_hand: u8,
+    next: &'a Next<'a>,
+}
+
+impl Walker<'_> {
+    fn removable(&self, opp: Bitboard) -> Bitboard {
+        if self.remove_always {
+            return opp;
+        }
+        let free = opp & !self.g.pieces_in_mills(opp);
+        if free.nonempty() { free } else { opp }
+    }
+
+    /// The value of `own` to move (placing) against `opp`.
+    #[inline]
+    fn value(&self, own: Bitboard, opp: Bitboard) -> u8 {
+        let empty = !(own | opp);
+        let mut draw = false;
+        let quiet = self.next.block(opp, own);
+        for p in empty {
+            let placed = own.with(p);
+            let code = if self.g.in_mill(p, placed) {
+                match self.removal(opp, placed) {
+                    WIN => return WIN,
+                    code => code,
+                }
+            } else {
+                match quiet.code(p) {
+                    LOSS => return WIN,
+                    DRAW => DRAW,
+                    _ => LOSS,
+                }
+            };
+            draw |= code == DRAW;
+        }
+        if draw { DRAW } else { LOSS }
+    }
+
+    /// The best removal after a placement that closed a mill, for the
+    /// placer: `WIN`, `DRAW` or `LOSS`.
+    #[inline]
+    fn removal(&self, opp: Bitboard, placed: Bitboard) -> u8 {
+        let mut best = LOSS;
+        for x in self.removable(opp) {
+            let left = opp.without(x);
+            if left.count() + (self.opp_hand as u32) < 3 {
+                return WIN;
+            }
+            match self.next.code(left, placed) {
+                LOSS => return WIN,
+                DRAW => best = DRAW,
+                _ => {}
+            }
+        }
+        best
+    }
+}
+
+/// How to build.
+pub struct PlacingOptions {
+    pub dir: PathBuf,
+    pub threads: usize,
+    /// The most pieces a side may have in the sectors built (9: all).
+    pub max: u8,
+}
+
+/// Builds layer `k` into `opts.dir`, over layer `k + 1` there (or the
+/// moving phase's `.tb` files, for layer 17).
+pub fn build_layer(
+    rules: TbRules,
+    k: u8,
+    opts: &PlacingOptions,
+    progress: &(dyn Fn(Event) + Sync),
+) -> Result<LayerReport, TbError> {
+    let started = Instant::now();
+    let layer = Layer { k, max: opts.max };
+    let moving = Tablebases::new(&opts.dir, rules);
+    let next_table;
+    let next = if k + 1 == super::LAYERS {
+        check_moving(&moving, layer)?;
+        Next::Moving(&moving)
+    } else {
+        next_table = open_layer(&opts.dir, rules, k + 1, opts.max)?;
+        next_table.verify_checksum()?;
+        let next_layer = Layer {
+            k: k + 1,
+            max: opts.max,
+        };
+        Next::layer(next_layer, next_table.slots())
+    };
+    let sectors = layer.sectors();
+    let slots: u64 = sectors.iter().map(|s| s.sub.len()).sum();
+    let values: Vec<AtomicU8> = (0..slots.div_ceil(4)).map(|_| AtomicU8::new(0)).collect();
+    progress(Event::Phase {
+        label: "placing",
+        total: slots,
+    });
+    let (_, opp_hand) = layer.hands();
+    let g = Geometry::get(rules.diagonals);
+    let walker = Walker {
+        g,
+        remove_always: rules.remove_from_mills_always,
+        opp_hand,
+        next: &next,
+    };
+    let counts = Mutex::new([0u64; 3]);
+    for sector in &sectors {
+        value_sector(
+            &walker,
+            sector,
+            &values,
+            opts.threads.max(1),
+            &counts,
+            progress,
+        );
+    }
+    let bytes: Vec<u8> = values.into_iter().map(AtomicU8::into_inner).collect();
+    let [draws, wins, losses] = counts.into_inner().expect("no panics");
+    let header = Header {
+        kind: Kind::Placing,
+        layer: k,
+        pieces: super::PIECES,
+        max: opts.max,
+        own: 0,
+        opp: 0,
+        rules,
+        slots,
+        wins,
+        losses,
+        draws,
+        max_win: 0,
+        max_loss: 0,
+        checksum: format::checksum(&bytes),
+    };
+    std::fs::create_dir_all(&opts.dir).map_err(|source| TbError::Io {
+        path: opts.dir.clone(),
+        source,
+    })?;
+    format::write_table(&opts.dir.join(file_name(k)), &header, &bytes)?;
+    Ok(LayerReport {
+        layer: k,
+        slots,
+        wins,
+        draws,
+        losses,
+        seconds: started.elapsed().as_secs_f64(),
+        peak_bytes: peak_memory(),
+        file_bytes: (format::HEADER_LEN + bytes.len()) as u64,
+    })
+}
+
+/// Every class of one sector, split over threads.
+fn value_sector(
+    walker: &Walker,
+    sector: &Sector,
+    values: &[AtomicU8],
+    threads: usize,
+    counts: &Mutex<[u64; 3]>,
+    progress: &(dyn Fn(Event) + Sync),
+) {
+    let sub = &sector.sub;
+    let next_class = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut mine = [0u64; 3];
+                loop {
+                    let class = next_class.fetch_add(1, Relaxed);
+                    if class >= sub.own_classes() {
+                        break;
+                    }
+                    let own = sub.own_set(class);
+                    sub.for_each_in_class(class, |idx, opp| {
+                        if !sub.is_canonical(class, opp) {
+                            return;
+                        }
+                        let code = walker.value(own, opp);
+                        mine[code as usize] += 1;
+                        let slot = sector.first + idx;
+                        values[(slot / 4) as usize].fetch_or(code << (2 * (slot % 4)), Relaxed);
+                    });
+                    progress(Event::Advance(sub.per_class()));
+                }
+                let mut c = counts.lock().expect("no panics");
+                for (total, n) in c.iter_mut().zip(mine) {
+                    *total += n;
+                }
+            });
+        }
+    });
+}
+
+/// The moving-phase tables that layer 17 leads into must be there and
+/// pass their checksums.
+fn check_moving(moving: &Tablebases, layer: Layer) -> Result<(), TbError> {
+    for s in layer.sectors() {
+        // Black places its last piece: White then moves with its pieces
+        // (one fewer after a removal) against Black's, one more.
+        for white in s.opp.saturating_sub(1).max(3)..=s.opp {
+            let black = s.own + 1;
+            if black < 3 {
+                continue;
+            }
+            let needed = |why: String| {
+                TbError::Unusable(format!(
+                    "the placing phase needs the moving phase's .tb files up to {m}-{m} \
+                     (`mulino tb build --pieces {m}` builds them): {why}",
+                    m = layer.max
+                ))
+            };
+            let t = moving
+                .table(white, black)
+                .map_err(|e| needed(e.to_string()))?;
+            t.table
+                .verify_checksum()
+                .map_err(|e| needed(e.to_string()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Opens layer `k`'s file in `dir`, built for `rules` and for sectors of
+/// at most `max` pieces a side.
+pub fn open_layer(dir: &Path, rules: TbRules, k: u8, max: u8) -> Result<MappedTable, TbError> {
+    open_layer_with(dir, rules, k, Some(max))
+}
+
+/// Opens layer `k`'s file in `dir` built for `rules`, whatever sectors it
+/// holds (its header says: `header.max`).
+pub fn open_any_layer(dir: &Path, rules: TbRules, k: u8) -> Result<MappedTable, TbError> {
+    open_layer_with(dir, rules, k, None)
+}
+
+fn open_layer_with(
+    dir: &Path,
+    rules: TbRules,
+    k: u8,
+    max: Option<u8>,
+) -> Result<MappedTable, TbError> {
+    let path = dir.join(file_name(k));
+    MappedTable::open_path(path, Kind::Placing, rules, |h, path| {
+        let max = max.unwrap_or(h.max);
+        if h.layer != k
+            || h.pieces != super::PIECES
+            || h.max != max
+            || !(3..=super::PIECES).contains(&max)
+        {
+            return Err(TbError::WrongSubspace {
+                path: path.to_path_buf(),
+                found: format!(
+                    "layer {} of {} pieces, at most {}",
+                    h.layer, h.pieces, h.max
+                ),
+                wanted: format!("layer {k} of {} pieces, at most {max}", super::PIECES),
+            });
+        }
+        let slots = Layer { k, max }.slots();
+        if h.slots != slots {
+            return Err(TbError::BadLength {
+                path: path.to_path_buf(),
+                found: h.slots,
+                expected: slots,
+            });
+        }
+        Ok(slots.div_ceil(4))
+    })
+}

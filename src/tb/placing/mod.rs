@@ -1,0 +1,329 @@
+//! Databases of the placing phase (standard rules: nine pieces a side,
+//! White first, a placing mill removes from the board): the value, win,
+//! draw or loss for the side to move, of every position with pieces still
+//! in hand, for every number of placements made.
+//!
+//! The placing phase is acyclic: every ply puts a piece from a hand on the
+//! board, so layer `k` (placements made, 0 to 17) follows from layer
+//! `k + 1` alone, and layer 17 (Black's last placement) from the moving
+//! phase's `.tb` files at a counter of 0 (placing resets the N-move
+//! counter). One backward pass from layer 17 to 0 values the whole phase
+//! (`build.rs`).
+//!
+//! Within a layer the side to move has placed `ceil(k / 2)` or `k / 2`
+//! pieces and holds the rest; the pieces on the board of each side, fewer
+//! where mills removed some, make its sectors, each indexed like a
+//! moving-phase subspace (side to move's set by symmetry class, then the
+//! other's rank, `index.rs`). A sector where a side has fewer than three
+//! pieces on board and in hand together is not a position of the game
+//! (that side has lost) and has no slots. Every position of the other
+//! sectors is valued, reachable or not.
+//!
+//! One file per layer, `mulino-place-K.tb`: the common header (`format.rs`,
+//! kind 2, the layer in byte 19, the pieces a side in byte 20, the most
+//! pieces a side of the sectors built in byte 21: 9 for all of them), then
+//! two bits a slot, the sectors one after another in the order of
+//! [`Layer::sectors`]: 0 draw, 1 win, 2 loss (3 for no position).
+//!
+//! The values take the moving phase's values without N-move rules, so
+//! they are exact under every limit for which the moving phase's values
+//! from a counter of 0 are (`tb::rule`; for the standard rules every
+//! limit from 40 up).
+
+pub mod build;
+pub mod verify;
+
+use super::format::{MappedTable, TbError, TbRules};
+use super::index::Subspace;
+use super::rule::Wdl;
+use crate::core::{Bitboard, Color, FullBoardAction, PlacingMill, Position, Rules, Setup};
+
+/// The pieces a side of the rules the placing databases support.
+pub const PIECES: u8 = 9;
+/// The number of layers: placements made before the last one, 0 to 17.
+pub const LAYERS: u8 = 2 * PIECES;
+
+/// The placing rules the databases support (with the moving-phase rules
+/// of `TbRules`): nine pieces, White first, mills while placing remove
+/// from the board, one piece a mill, no moving while placing.
+pub fn check_rules(rules: &Rules) -> Result<TbRules, TbError> {
+    let tb = TbRules::from_rules(rules)?;
+    let unsupported = |what: &str| {
+        Err(TbError::UnsupportedRules(format!(
+            "the placing phase: {what}"
+        )))
+    };
+    if rules.pieces != PIECES {
+        return unsupported("only nine pieces a side");
+    }
+    if rules.move_in_placing {
+        return unsupported("moving while placing");
+    }
+    if rules.placing_mill != PlacingMill::RemoveFromBoard {
+        return unsupported("a placing mill that does not remove from the board");
+    }
+    if rules.defender_moves_first || rules.full_board != FullBoardAction::FirstPlayerLoses {
+        return unsupported("the rules for when placing ends");
+    }
+    Ok(tb)
+}
+
+/// A two-bit value of the placing files.
+pub const DRAW: u8 = 0;
+pub const WIN: u8 = 1;
+pub const LOSS: u8 = 2;
+
+/// The value of a two-bit code.
+pub fn wdl(code: u8) -> Wdl {
+    match code {
+        WIN => Wdl::Win,
+        LOSS => Wdl::Loss,
+        _ => Wdl::Draw,
+    }
+}
+
+/// The code of a value.
+pub fn code(v: Wdl) -> u8 {
+    match v {
+        Wdl::Win => WIN,
+        Wdl::Loss => LOSS,
+        Wdl::Draw => DRAW,
+    }
+}
+
+/// One sector of a layer: the side to move's pieces on the board against
+/// the other's, its index, and its first slot in the layer.
+#[derive(Clone, Debug)]
+pub struct Sector {
+    pub own: u8,
+    pub opp: u8,
+    pub sub: Subspace,
+    pub first: u64,
+}
+
+/// One layer of the placing phase: `k` placements made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layer {
+    pub k: u8,
+    /// The most pieces a side may have, on the board and in hand, in the
+    /// sectors built (`PIECES` for all).
+    pub max: u8,
+}
+
+impl Layer {
+    /// Layer `k` with every sector.
+    pub fn full(k: u8) -> Layer {
+        Layer { k, max: PIECES }
+    }
+
+    /// The side to move.
+    pub fn side(self) -> Color {
+        if self.k % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    /// The pieces each side has placed: the side to move's, the other's.
+    pub fn placed(self) -> (u8, u8) {
+        let white = self.k.div_ceil(2);
+        let black = self.k / 2;
+        match self.side() {
+            Color::White => (white, black),
+            Color::Black => (black, white),
+        }
+    }
+
+    /// The pieces each side holds: the side to move's, the other's.
+    pub fn hands(self) -> (u8, u8) {
+        let (own, opp) = self.placed();
+        (PIECES - own, PIECES - opp)
+    }
+
+    /// Whether the sector with `own` and `opp` pieces on the board is one
+    /// of this layer's (each side at least three pieces on board and in
+    /// hand, and, in a restricted build, at most `max`).
+    pub fn has_sector(self, own: u8, opp: u8) -> bool {
+        let (placed_own, placed_opp) = self.placed();
+        let (hand_own, hand_opp) = self.hands();
+        let total = |on: u8, hand: u8| on + hand;
+        own <= placed_own
+            && opp <= placed_opp
+            && total(own, hand_own) >= 3
+            && total(opp, hand_opp) >= 3
+            && total(own, hand_own) <= self.max
+            && total(opp, hand_opp) <= self.max
+    }
+
+    /// The layer's sectors, in file order (by the side to move's count,
+    /// then the other's), with their first slots.
+    pub fn sectors(self) -> Vec<Sector> {
+        let (placed_own, placed_opp) = self.placed();
+        let mut first = 0;
+        let mut out = Vec::new();
+        for own in 0..=placed_own {
+            for opp in 0..=placed_opp {
+                if !self.has_sector(own, opp) {
+                    continue;
+                }
+                let sub = Subspace::with_counts(own, opp).expect("counts fit the board");
+                let len = sub.len();
+                out.push(Sector {
+                    own,
+                    opp,
+                    sub,
+                    first,
+                });
+                first += len;
+            }
+        }
+        out
+    }
+
+    /// The slots of the layer.
+    pub fn slots(self) -> u64 {
+        self.sectors().iter().map(|s| s.sub.len()).sum()
+    }
+
+    /// The layer of a position of the placing phase (pieces in hand, no
+    /// removal owed, the hands as the standard order of play leaves them).
+    pub fn of(pos: &Position) -> Option<Layer> {
+        if pos.pending_removals() > 0 || !pos.is_placing() {
+            return None;
+        }
+        let white = PIECES.checked_sub(pos.in_hand(Color::White))?;
+        let black = PIECES.checked_sub(pos.in_hand(Color::Black))?;
+        let k = white + black;
+        let layer = Layer::full(k);
+        let order = white == black || white == black + 1;
+        (order && k < LAYERS && layer.side() == pos.side_to_move()).then_some(layer)
+    }
+
+    /// The rules core's position of this layer with `own` (the side to
+    /// move) against `opp` on the board (`None` if the core refuses it).
+    pub fn position(self, rules: &Rules, own: Bitboard, opp: Bitboard) -> Option<Position> {
+        let side = self.side();
+        let (hand_own, hand_opp) = self.hands();
+        let mut board = [Bitboard::EMPTY; 2];
+        board[side.index()] = own;
+        board[side.opponent().index()] = opp;
+        let mut in_hand = [0u8; 2];
+        in_hand[side.index()] = hand_own;
+        in_hand[side.opponent().index()] = hand_opp;
+        let setup = Setup {
+            board,
+            marked: Bitboard::EMPTY,
+            side,
+            phase: 'p',
+            action: 'p',
+            on_board: [board[0].count() as u8, board[1].count() as u8],
+            in_hand,
+            to_remove: [0, 0],
+            last_mill: [None; 4],
+            formed: [Bitboard::EMPTY; 2],
+            rule50: 0,
+            fullmove: 1 + self.k as u16 / 2,
+            blocked_removal: false,
+        };
+        Position::from_setup(&setup, rules).ok()
+    }
+}
+
+/// A layer's file opened for probing, with its sectors.
+pub struct PlacingLoaded {
+    pub layer: Layer,
+    pub sectors: Vec<Sector>,
+    /// The sector of each (side to move, other) count, if built.
+    lookup: Vec<Option<usize>>,
+    pub table: MappedTable,
+}
+
+/// Counts a side may have on the board: 0 to 12.
+const COUNTS: usize = 13;
+
+impl PlacingLoaded {
+    /// Layer `k`'s file in `dir`, for `rules`.
+    pub fn open(dir: &std::path::Path, rules: TbRules, k: u8) -> Result<PlacingLoaded, TbError> {
+        let table = build::open_any_layer(dir, rules, k)?;
+        let layer = Layer {
+            k,
+            max: table.header.max,
+        };
+        let sectors = layer.sectors();
+        let mut lookup = vec![None; COUNTS * COUNTS];
+        for (i, s) in sectors.iter().enumerate() {
+            lookup[s.own as usize * COUNTS + s.opp as usize] = Some(i);
+        }
+        Ok(PlacingLoaded {
+            layer,
+            sectors,
+            lookup,
+            table,
+        })
+    }
+
+    /// The two-bit value of `own` (to move) against `opp`, if its sector
+    /// was built.
+    #[inline]
+    pub fn code(&self, own: Bitboard, opp: Bitboard) -> Option<u8> {
+        let (o, p) = (own.count() as usize, opp.count() as usize);
+        let s = &self.sectors[(*self.lookup.get(o * COUNTS + p)?)?];
+        Some(get(self.table.slots(), s.first + s.sub.index(own, opp)))
+    }
+}
+
+/// The file name of layer `k`.
+pub fn file_name(k: u8) -> String {
+    format!("mulino-place-{k}.tb")
+}
+
+/// The two-bit code of slot `slot` of packed layer bytes.
+#[inline]
+pub fn get(bytes: &[u8], slot: u64) -> u8 {
+    (bytes[(slot / 4) as usize] >> (2 * (slot % 4))) & 3
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layers_follow_the_order_of_play() {
+        let first = Layer::full(0);
+        assert_eq!(
+            (first.side(), first.placed(), first.hands()),
+            (Color::White, (0, 0), (9, 9))
+        );
+        let last = Layer::full(17);
+        assert_eq!(
+            (last.side(), last.placed(), last.hands()),
+            (Color::Black, (8, 9), (1, 0))
+        );
+        // The start is one position; the first layer one sector.
+        assert_eq!(first.sectors().len(), 1);
+        assert_eq!(first.slots(), 1);
+        // Layer 17: Black has 8 placed and 1 in hand (2 to 8 on board),
+        // White 9 placed and none in hand (3 to 9 on board).
+        let sectors = last.sectors();
+        assert_eq!(sectors.len(), 7 * 7);
+        assert!(
+            sectors
+                .iter()
+                .all(|s| (2..=8).contains(&s.own) && (3..=9).contains(&s.opp))
+        );
+        let start = Position::startpos(&Rules::default());
+        assert_eq!(Layer::of(&start), Some(first));
+    }
+
+    #[test]
+    fn a_restricted_layer_keeps_the_sectors_within_its_counts() {
+        let layer = Layer { k: 16, max: 5 };
+        // White (to move) at most 4 on board with 1 in hand, Black at most
+        // 4 with 1 in hand.
+        for s in layer.sectors() {
+            assert!(s.own < 5 && s.opp < 5, "{s:?}");
+        }
+        assert!(layer.has_sector(4, 4) && !layer.has_sector(5, 4));
+    }
+}

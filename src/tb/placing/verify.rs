@@ -1,0 +1,184 @@
+//! Verification of a placing layer: every value recomputed from its
+//! successors, which the rules core's own move generation finds
+//! (`Position::legal_moves`, `play_unchecked`: placements with their
+//! removals, and the game's end), not the builder's walk; one symmetric
+//! image per slot and the header's counts and checksum are checked too.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::build::open_layer;
+use super::{LAYERS, Layer, get, wdl};
+use crate::core::{MoveList, Outcome, Position, Rules};
+use crate::tb::build::Event;
+use crate::tb::format::{MappedTable, TbError, TbRules};
+use crate::tb::probe::Tablebases;
+use crate::tb::rule::Wdl;
+use crate::tb::symmetry;
+use crate::tb::verify::Findings;
+
+/// Verifies layer `k` in `dir` against layer `k + 1` there (or the moving
+/// phase's `.tb` files).
+pub fn verify_layer(
+    dir: &std::path::Path,
+    rules: TbRules,
+    k: u8,
+    max: u8,
+    threads: usize,
+    progress: &(dyn Fn(Event) + Sync),
+) -> Result<Findings, TbError> {
+    let layer = Layer { k, max };
+    let table = open_layer(dir, rules, k, max)?;
+    let next = if k + 1 < LAYERS {
+        Some(open_layer(dir, rules, k + 1, max)?)
+    } else {
+        None
+    };
+    let moving = Tablebases::new(dir, rules);
+    let game = rules.game_rules();
+    let findings = Mutex::new(Findings::default());
+    let mut counts = [0u64; 3];
+    let sectors = layer.sectors();
+    let bytes = table.slots();
+    for s in &sectors {
+        for class in 0..s.sub.own_classes() {
+            s.sub.for_each_in_class(class, |idx, opp| {
+                if s.sub.is_canonical(class, opp) {
+                    counts[get(bytes, s.first + idx) as usize] += 1;
+                }
+            });
+        }
+    }
+    check_header(&table, counts, &mut findings.lock().expect("no panics"));
+    progress(Event::Phase {
+        label: "verify",
+        total: layer.slots(),
+    });
+    let ctx = Context {
+        game: &game,
+        next_layer: Layer { k: k + 1, max },
+        next: next.as_ref(),
+        moving: &moving,
+    };
+    for s in &sectors {
+        let next_class = AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..threads.max(1) {
+                scope.spawn(|| {
+                    let mut moves = MoveList::new();
+                    loop {
+                        let class = next_class.fetch_add(1, Ordering::Relaxed);
+                        if class >= s.sub.own_classes() {
+                            break;
+                        }
+                        let own = s.sub.own_set(class);
+                        s.sub.for_each_in_class(class, |idx, opp| {
+                            if !s.sub.is_canonical(class, opp) {
+                                return;
+                            }
+                            let stored = wdl(get(bytes, s.first + idx));
+                            let sym = 1 + (idx % 15) as usize;
+                            let (o, p) = (symmetry::apply(sym, own), symmetry::apply(sym, opp));
+                            let problem = if s.sub.index(o, p) != idx {
+                                Some(format!(
+                                    "symmetry {sym} moves it to slot {}",
+                                    s.sub.index(o, p)
+                                ))
+                            } else {
+                                match layer.position(&game, own, opp) {
+                                    None => Some("the rules core refuses the position".into()),
+                                    Some(pos) => ctx.check(&pos, stored, &mut moves),
+                                }
+                            };
+                            if let Some(p) = problem {
+                                let fen = layer.position(&game, own, opp).map_or_else(
+                                    || format!("{own:?} {opp:?}"),
+                                    |pos| pos.fen(&game),
+                                );
+                                findings
+                                    .lock()
+                                    .expect("no panics")
+                                    .add(format!("{fen}: {p}"));
+                            }
+                        });
+                        progress(Event::Advance(s.sub.per_class()));
+                    }
+                });
+            }
+        });
+    }
+    Ok(findings.into_inner().expect("no panics"))
+}
+
+fn check_header(table: &MappedTable, counts: [u64; 3], findings: &mut Findings) {
+    if table.verify_checksum().is_err() {
+        findings.add(format!("{}: checksum mismatch", table.path.display()));
+    }
+    let h = &table.header;
+    let [draws, wins, losses] = counts;
+    if (h.wins, h.draws, h.losses) != (wins, draws, losses) {
+        findings.add(format!(
+            "{}: header counts differ from the slots",
+            table.path.display()
+        ));
+    }
+}
+
+/// Where the successors' values come from.
+struct Context<'a> {
+    game: &'a Rules,
+    next_layer: Layer,
+    next: Option<&'a MappedTable>,
+    moving: &'a Tablebases,
+}
+
+impl Context<'_> {
+    /// The value of a successor for its side to move.
+    fn value(&self, child: &Position) -> Result<Wdl, String> {
+        let us = child.side_to_move();
+        let (own, opp) = (child.pieces(us), child.pieces(us.opponent()));
+        match self.next {
+            Some(next) => {
+                let layer = Layer::of(child).ok_or("a successor outside the placing phase")?;
+                if layer.k != self.next_layer.k {
+                    return Err(format!("a successor in layer {}", layer.k));
+                }
+                let sector = self
+                    .next_layer
+                    .sectors()
+                    .into_iter()
+                    .find(|s| (s.own as u32, s.opp as u32) == (own.count(), opp.count()))
+                    .ok_or("a successor in a sector not built")?;
+                Ok(wdl(get(
+                    next.slots(),
+                    sector.first + sector.sub.index(own, opp),
+                )))
+            }
+            None => match self.moving.probe_sets(own, opp) {
+                Ok(v) => Ok(Wdl::of(v)),
+                Err(e) => Err(format!("successor table: {e}")),
+            },
+        }
+    }
+
+    /// Checks one position's stored value; the problem, if any.
+    fn check(&self, pos: &Position, stored: Wdl, moves: &mut MoveList) -> Option<String> {
+        pos.legal_moves(self.game, moves);
+        let us = pos.side_to_move();
+        let mut best = Wdl::Loss;
+        for &m in moves.iter() {
+            let child = pos.play_unchecked(self.game, m);
+            let v = match child.outcome(self.game) {
+                Some(Outcome::Win { winner, .. }) if winner == us => Wdl::Win,
+                Some(Outcome::Win { .. }) => Wdl::Loss,
+                Some(_) => Wdl::Draw,
+                None => match self.value(&child) {
+                    Ok(v) => v.flip(),
+                    Err(e) => return Some(e),
+                },
+            };
+            best = best.max(v);
+        }
+        (best != stored).then(|| format!("stored {stored:?}, successors give {best:?}"))
+    }
+}

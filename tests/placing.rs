@@ -1,0 +1,213 @@
+//! The placing-phase databases on a set CI can afford: the moving phase
+//! up to 4-4 and every placing sector where each side has at most four
+//! pieces, on board and in hand. Each layer is checked by `tb verify`'s
+//! recomputation and, for positions several placements from the moving
+//! phase, by a minimax over the rules core's own moves; the engine keeps
+//! the value move after move through the rest of the placing phase.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use common::{Engine, bestmove_of};
+use mulino::core::{Move, MoveList, Outcome, Position, Rules};
+use mulino::tb::build::{self, Options};
+use mulino::tb::format::Kind;
+use mulino::tb::placing::build::{PlacingOptions, build_layer};
+use mulino::tb::placing::verify::verify_layer;
+use mulino::tb::placing::{LAYERS, Layer, PlacingLoaded, get, wdl};
+use mulino::tb::probe::Tablebases;
+use mulino::tb::{TbError, TbRules, Wdl};
+
+const MAX: u8 = 4;
+
+fn rules() -> TbRules {
+    TbRules::from_rules(&Rules::default()).unwrap()
+}
+
+/// The moving phase up to 4-4 (both kinds of file) and the placing layers
+/// of at most four pieces a side, built once for this test binary.
+fn built() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("mulino-placing-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let opts = Options {
+            dir: dir.clone(),
+            threads: 2,
+            memory: 1 << 30,
+        };
+        for (a, b) in build::plan(&[(MAX, MAX)]) {
+            for kind in [Kind::ToEnd, Kind::ToRemoval] {
+                build::build_pair_of(kind, rules(), a, b, &opts, &|_| {}).unwrap();
+            }
+        }
+        let placing = PlacingOptions {
+            dir: dir.clone(),
+            threads: 2,
+            max: MAX,
+        };
+        for k in (0..LAYERS).rev() {
+            build_layer(rules(), k, &placing, &|_| {}).unwrap();
+        }
+        dir
+    })
+}
+
+#[test]
+fn every_layer_verifies_against_the_rules_core() {
+    let dir = built();
+    let mut decided = 0;
+    for k in (0..LAYERS).rev() {
+        let f = verify_layer(dir, rules(), k, MAX, 2, &|_| {}).unwrap();
+        assert_eq!(f.mismatches, 0, "layer {k}: {:?}", f.first);
+        let t = PlacingLoaded::open(dir, rules(), k).unwrap();
+        decided += t.table.header.wins + t.table.header.losses;
+    }
+    // The set has wins and losses to check, not only draws.
+    assert!(decided > 10_000, "{decided}");
+}
+
+/// The value of `pos` by minimax over the rules core's moves, down to the
+/// moving phase (valued by its `.tb` files): independent of the placing
+/// builder and of `verify`'s one-ply recomputation.
+fn minimax(tables: &Tablebases, rules: &Rules, pos: &Position) -> Wdl {
+    if !pos.is_placing() {
+        let us = pos.side_to_move();
+        return match tables.probe_sets(pos.pieces(us), pos.pieces(us.opponent())) {
+            Ok(v) => Wdl::of(v),
+            Err(e) => panic!("{}: {e}", pos.fen(rules)),
+        };
+    }
+    let mut moves = MoveList::new();
+    pos.legal_moves(rules, &mut moves);
+    let us = pos.side_to_move();
+    let mut best = Wdl::Loss;
+    for &m in moves.iter() {
+        let child = pos.play_unchecked(rules, m);
+        let v = match child.outcome(rules) {
+            Some(Outcome::Win { winner, .. }) => {
+                if winner == us {
+                    Wdl::Win
+                } else {
+                    Wdl::Loss
+                }
+            }
+            Some(_) => Wdl::Draw,
+            None => minimax(tables, rules, &child).flip(),
+        };
+        best = best.max(v);
+        if best == Wdl::Win {
+            break;
+        }
+    }
+    best
+}
+
+#[test]
+fn layers_agree_with_a_minimax_to_the_moving_phase() {
+    let dir = built();
+    let game = Rules::default();
+    let tables = Tablebases::new(dir, rules());
+    let mut checked = [0u32; 3];
+    // Layers 14 and 15: three and four placements from the moving phase.
+    for k in [14, 15] {
+        let t = PlacingLoaded::open(dir, rules(), k).unwrap();
+        let layer = Layer { k, max: MAX };
+        for s in &t.sectors {
+            for class in (0..s.sub.own_classes()).step_by(7) {
+                let own = s.sub.own_set(class);
+                s.sub.for_each_in_class(class, |idx, opp| {
+                    if !s.sub.is_canonical(class, opp) || idx % 5 != 0 {
+                        return;
+                    }
+                    let pos = layer.position(&game, own, opp).unwrap();
+                    let stored = wdl(get(t.table.slots(), s.first + idx));
+                    assert_eq!(minimax(&tables, &game, &pos), stored, "{}", pos.fen(&game));
+                    checked[stored as usize] += 1;
+                });
+            }
+        }
+    }
+    assert!(checked.iter().all(|&n| n > 0), "{checked:?}");
+}
+
+/// From a placing position the databases call won, the engine plays both
+/// sides: each move keeps the value (the winner's a win, the loser's a
+/// loss) through the placing phase and after it, and the winner wins.
+#[test]
+fn the_engine_keeps_the_value_through_the_placing_phase() {
+    let dir = built();
+    let game = Rules::default();
+    let tables = Tablebases::new(dir, rules());
+    // The first win of layer 13 (five placements to go).
+    let layer = Layer { k: 13, max: MAX };
+    let t = PlacingLoaded::open(dir, rules(), 13).unwrap();
+    let start = t
+        .sectors
+        .iter()
+        .find_map(|s| {
+            (0..s.sub.len()).find_map(|idx| {
+                let (own, opp) = s.sub.position(idx);
+                let canonical = s.sub.index(own, opp) == idx;
+                (canonical && wdl(get(t.table.slots(), s.first + idx)) == Wdl::Win)
+                    .then(|| layer.position(&game, own, opp).unwrap())
+            })
+        })
+        .unwrap();
+    let fen = start.fen(&game);
+    let mut e = Engine::spawn();
+    e.use_tablebases(dir);
+    let mut pos = start;
+    let mut moves: Vec<String> = Vec::new();
+    let winner = start.side_to_move();
+    for _ in 0..120 {
+        if let Some(outcome) = pos.outcome(&game) {
+            assert!(
+                matches!(outcome, Outcome::Win { winner: w, .. } if w == winner),
+                "{fen} {moves:?}: {outcome:?}"
+            );
+            return;
+        }
+        let expect = if pos.side_to_move() == winner {
+            Wdl::Win
+        } else {
+            Wdl::Loss
+        };
+        let v = tables.value(&pos).map(|v| v.pure);
+        assert_eq!(v, Some(expect), "{fen} moves {moves:?}");
+        e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+        let lines = e.go("depth 3");
+        let best = bestmove_of(lines.last().unwrap()).to_string();
+        let m: Move = best.parse().unwrap();
+        pos = pos.play(&game, m).unwrap();
+        moves.push(best);
+    }
+    panic!("no end in 120 plies: {fen} {moves:?}");
+}
+
+#[test]
+fn a_placing_build_says_what_it_needs_and_keeps_to_its_rules() {
+    let dir = std::env::temp_dir().join(format!("mulino-placing-empty-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let opts = PlacingOptions {
+        dir: dir.clone(),
+        threads: 1,
+        max: MAX,
+    };
+    match build_layer(rules(), 17, &opts, &|_| {}) {
+        Err(TbError::Unusable(why)) => {
+            assert!(why.contains("needs the moving phase"), "{why}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // A layer built for these rules is not read for others.
+    let no_fly = TbRules::from_rules(&mulino::core::Variant::ChengSanQi.rules()).unwrap();
+    assert!(matches!(
+        PlacingLoaded::open(built(), no_fly, 17),
+        Err(TbError::WrongRules { .. })
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+}

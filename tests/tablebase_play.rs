@@ -113,6 +113,16 @@ fn the_engine_plays_and_reports_from_the_databases() {
     let lines = e.go("depth 3");
     assert_eq!(last_score(&lines), Some(("mate".to_string(), 1)));
     assert_eq!(bestmove_of(lines.last().unwrap()), "b2-a7xd5");
+    // Under a clock the database's answer comes at once, searched no
+    // further (a minute's movetime would outlast the read's timeout).
+    let lines = e.go("movetime 60000");
+    assert_eq!(bestmove_of(lines.last().unwrap()), "b2-a7xd5");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info depth 1 ") && l.contains(" nodes 0 ")),
+        "{lines:?}"
+    );
     // tbprobe: the value, then every legal move's, best first.
     let probe = e.ask("tbprobe");
     assert_eq!(probe[0], "tbprobe value win 1 removal 1");

@@ -212,13 +212,27 @@ pub fn run(
     shared.nodes.store(0, Relaxed);
     shared.tbhits.store(0, Relaxed);
     shared.tt.new_search();
-    // With the root in the databases, only moves that keep its value.
-    if let Some(tb) = limits.tablebases.as_deref() {
+    // With the root in the databases, only moves that keep its value (a
+    // weaker level keeps its own choice while placing: the databases
+    // would play it perfectly from the first move).
+    let weaker_placing = limits.skill < 20 && root.is_placing();
+    if let Some(tb) = limits.tablebases.as_deref().filter(|_| !weaker_placing) {
         // A file changed on disk since the last search is dropped before
         // it is read again.
         tb.drop_changed_files();
         if let Some(keep) = value_keeping_moves(tb, &rules, &root, &root_moves) {
             root_moves = keep;
+            if let Some(r) = tablebase::decided_at_once(
+                tb,
+                &root,
+                &root_moves,
+                limits,
+                shared,
+                reporter,
+                started,
+            ) {
+                return r;
+            }
         }
     }
     if root_moves.is_empty() {

@@ -3,8 +3,11 @@
 //! root's moves that keep the value (from the databases' one root probe,
 //! `tb::root`). The search knows no file formats.
 
+use std::sync::atomic::Ordering::Relaxed;
+use std::time::Instant;
+
 use crate::core::{Move, Position, Rules};
-use crate::search::MATE;
+use crate::search::{Info, Limits, MATE, Reporter, Score, SearchResult, SearchShared};
 use crate::tb::probe::Tablebases;
 use crate::tb::root::probe_root;
 use crate::tb::{NMoveLimits, TbValue, Wdl};
@@ -105,6 +108,58 @@ pub fn value_keeping_moves(
     let keep = probe_root(tb, rules, root).keeping_moves()?;
     let kept: Vec<Move> = moves.iter().copied().filter(|m| keep.contains(m)).collect();
     (!kept.is_empty()).then_some(kept)
+}
+
+/// The answer at once to a search of a root the databases decide (a win
+/// or a loss under the N-move rules), where the search has nothing to add:
+/// the first of the moves that keep the value, with one info line. `None`
+/// for a draw (the search chooses among the drawing moves, for the
+/// chances they leave), for a search that waits (`infinite`, pondering),
+/// or for a `go` with a depth, node or mate limit of its own (it gets the
+/// search it asked for).
+pub fn decided_at_once(
+    tb: &Tablebases,
+    root: &Position,
+    keep: &[Move],
+    limits: &Limits,
+    shared: &SearchShared,
+    reporter: &dyn Reporter,
+    started: Instant,
+) -> Option<SearchResult> {
+    let value = tb.value(root)?;
+    if !matches!(value.rule, Some(Wdl::Win | Wdl::Loss)) {
+        return None;
+    }
+    let asked_for_a_search =
+        limits.depth.is_some() || limits.nodes.is_some() || limits.mate.is_some();
+    if limits.infinite || shared.is_pondering() || asked_for_a_search || limits.skill < 20 {
+        return None;
+    }
+    let best = *keep.first()?;
+    let score = tb_value_score(value, tb.limits(), root.rule50(), 0);
+    shared.tbhits.fetch_add(1, Relaxed);
+    let ms = started.elapsed().as_millis() as u64;
+    reporter.info(&Info {
+        depth: 1,
+        seldepth: 1,
+        multipv: 1,
+        score: Score::from_internal(score),
+        bound: None,
+        nodes: 0,
+        nps: 0,
+        hashfull: shared.tt.hashfull(),
+        tbhits: Some(shared.tbhits.load(Relaxed)),
+        time_ms: ms,
+        pv: vec![best],
+    });
+    Some(SearchResult {
+        best: Some(best),
+        ponder: None,
+        score,
+        depth: 1,
+        nodes: 0,
+        lines: vec![(best, score)],
+    })
 }
 
 #[cfg(test)]

@@ -138,6 +138,10 @@ impl<'a> Worker<'a> {
     /// `tbhits`).
     #[inline]
     fn probe(&self, pos: &Position) -> Option<TbValue> {
+        // A weaker level searches the placing phase itself.
+        if self.limits.skill < 20 && pos.is_placing() {
+            return None;
+        }
         let value = self.limits.tablebases.as_deref()?.value(pos)?;
         self.shared.tbhits.fetch_add(1, Relaxed);
         Some(value)

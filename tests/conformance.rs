@@ -223,24 +223,9 @@ fn check_variant(variant: Variant, expected_steps: usize) {
             let at = format!("{variant} trajectory {t} step {s} [{fen}]");
 
             // 1. The FEN parses and is written back the same way.
-            let pos = match Position::from_fen(fen, &rules) {
-                Ok(pos) => pos,
-                Err(e) => {
-                    report.add(&at, format!("FEN rejected: {e}"));
-                    continue;
-                }
+            let Some(pos) = check_fen(&rules, step, &at, &mut report) else {
+                continue;
             };
-            let written = pos.fen(&rules);
-            if compared_fields(&written) != compared_fields(fen) {
-                report.add(&at, format!("FEN written back as {written}"));
-            }
-            let side = side_code(int(step, "side_to_move"));
-            if pos.side_to_move() != side {
-                report.add(
-                    &at,
-                    format!("side to move {}, expected {side}", pos.side_to_move()),
-                );
-            }
 
             // 2. The legal moves, as atomic actions.
             pos.legal_moves(&rules, &mut list);
@@ -306,6 +291,31 @@ fn check_variant(variant: Variant, expected_steps: usize) {
     );
     let finals_checked: usize = ends.values().sum();
     assert_eq!(finals_checked, trajectories.len(), "{variant}: game ends");
+}
+
+/// Step 1 of a step's checks: its FEN parses, is written back the same
+/// way, and has Sanmill's side to move. The position, if it parses.
+fn check_fen(rules: &Rules, step: &Value, at: &str, report: &mut Report) -> Option<Position> {
+    let fen = text(step, "fen");
+    let pos = match Position::from_fen(fen, rules) {
+        Ok(pos) => pos,
+        Err(e) => {
+            report.add(at, format!("FEN rejected: {e}"));
+            return None;
+        }
+    };
+    let written = pos.fen(rules);
+    if compared_fields(&written) != compared_fields(fen) {
+        report.add(at, format!("FEN written back as {written}"));
+    }
+    let side = side_code(int(step, "side_to_move"));
+    if pos.side_to_move() != side {
+        report.add(
+            at,
+            format!("side to move {}, expected {side}", pos.side_to_move()),
+        );
+    }
+    Some(pos)
 }
 
 /// Compares the position after a trajectory's last move with Sanmill's

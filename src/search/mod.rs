@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use rand::Rng;
 
-use crate::core::{Game, Move, MoveList, Rules};
+use crate::core::{Game, Move, MoveList, Position, Rules};
 use crate::tb::probe::Tablebases;
 use picker::BufferPool;
 pub use tablebase::{
@@ -203,38 +203,13 @@ pub fn run(
 ) -> SearchResult {
     let rules: Rules = *game.rules();
     let root = *game.position();
-    let mut list = MoveList::new();
-    root.legal_moves(&rules, &mut list);
-    let mut root_moves: Vec<Move> = list.iter().copied().collect();
-    if !limits.searchmoves.is_empty() {
-        root_moves.retain(|m| limits.searchmoves.contains(m));
-    }
     shared.nodes.store(0, Relaxed);
     shared.tbhits.store(0, Relaxed);
     shared.tt.new_search();
-    // With the root in the databases, only moves that keep its value (a
-    // weaker level keeps its own choice while placing: the databases
-    // would play it perfectly from the first move).
-    let weaker_placing = limits.skill < 20 && root.is_placing();
-    if let Some(tb) = limits.tablebases.as_deref().filter(|_| !weaker_placing) {
-        // A file changed on disk since the last search is dropped before
-        // it is read again.
-        tb.drop_changed_files();
-        if let Some(keep) = value_keeping_moves(tb, &rules, &root, &root_moves) {
-            root_moves = keep;
-            if let Some(r) = tablebase::decided_at_once(
-                tb,
-                &root,
-                &root_moves,
-                limits,
-                shared,
-                reporter,
-                started,
-            ) {
-                return r;
-            }
-        }
-    }
+    let root_moves = match root_moves(&rules, &root, limits, shared, reporter, started) {
+        Ok(moves) => moves,
+        Err(answer) => return answer,
+    };
     if root_moves.is_empty() {
         return SearchResult {
             best: None,
@@ -299,6 +274,42 @@ pub fn run(
         result.ponder = None;
     }
     result
+}
+
+/// The root moves to search: the legal ones (of `searchmoves`, if given)
+/// and, with the root in the databases, only those that keep its value
+/// (a weaker level keeps its own choice while placing: the databases
+/// would play it perfectly from the first move). `Err` with the answer
+/// when the databases decide the root and the search has nothing to add.
+fn root_moves(
+    rules: &Rules,
+    root: &Position,
+    limits: &Limits,
+    shared: &SearchShared,
+    reporter: &dyn Reporter,
+    started: Instant,
+) -> Result<Vec<Move>, SearchResult> {
+    let mut list = MoveList::new();
+    root.legal_moves(rules, &mut list);
+    let mut moves: Vec<Move> = list.iter().copied().collect();
+    if !limits.searchmoves.is_empty() {
+        moves.retain(|m| limits.searchmoves.contains(m));
+    }
+    let weaker_placing = limits.skill < 20 && root.is_placing();
+    if let Some(tb) = limits.tablebases.as_deref().filter(|_| !weaker_placing) {
+        // A file changed on disk since the last search is dropped before
+        // it is read again.
+        tb.drop_changed_files();
+        if let Some(keep) = value_keeping_moves(tb, rules, root, &moves) {
+            moves = keep;
+            let answer =
+                tablebase::decided_at_once(tb, root, &moves, limits, shared, reporter, started);
+            if let Some(r) = answer {
+                return Err(r);
+            }
+        }
+    }
+    Ok(moves)
 }
 
 fn pick_weaker(result: &SearchResult, limits: &Limits) -> Option<Move> {

@@ -93,6 +93,22 @@ fn parse_num<T: FromStr + PartialOrd + Copy>(
     }
 }
 
+/// The words `go` takes.
+const GO_KEYWORDS: [&str; 12] = [
+    "depth",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "nodes",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+];
+
 fn parse_go<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Result<GoParams, CommandError> {
     const C: &str = "go";
     let mut p = GoParams::default();
@@ -100,21 +116,7 @@ fn parse_go<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Result<GoParams, C
     let mut in_searchmoves = false;
     while let Some(tok) = tokens.next() {
         let key = tok.to_ascii_lowercase();
-        let is_keyword = matches!(
-            key.as_str(),
-            "depth"
-                | "movetime"
-                | "wtime"
-                | "btime"
-                | "winc"
-                | "binc"
-                | "movestogo"
-                | "nodes"
-                | "mate"
-                | "infinite"
-                | "ponder"
-                | "searchmoves"
-        );
+        let is_keyword = GO_KEYWORDS.contains(&key.as_str());
         if in_searchmoves && !is_keyword {
             let m = tok.parse().map_err(|_| CommandError::BadValue {
                 command: C,
@@ -132,52 +134,11 @@ fn parse_go<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Result<GoParams, C
             }
             seen.push(key.clone());
         }
-        let time = |v| parse_num(C, &key, v, (0u64, MAX_TIME_MS), "milliseconds, 0 or more");
         match key.as_str() {
-            "depth" => {
-                p.depth = Some(parse_num(
-                    C,
-                    &key,
-                    tokens.next(),
-                    (1, MAX_DEPTH),
-                    "a depth from 1 to 64",
-                )?)
-            }
-            "movetime" => p.movetime = Some(time(tokens.next())?),
-            "wtime" => p.time[0] = Some(time(tokens.next())?),
-            "btime" => p.time[1] = Some(time(tokens.next())?),
-            "winc" => p.inc[0] = Some(time(tokens.next())?),
-            "binc" => p.inc[1] = Some(time(tokens.next())?),
-            "movestogo" => {
-                p.movestogo = Some(parse_num(
-                    C,
-                    &key,
-                    tokens.next(),
-                    (1, 100_000),
-                    "a move count from 1",
-                )?)
-            }
-            "nodes" => {
-                p.nodes = Some(parse_num(
-                    C,
-                    &key,
-                    tokens.next(),
-                    (1, u64::MAX / 2),
-                    "a node count from 1",
-                )?)
-            }
-            "mate" => {
-                p.mate = Some(parse_num(
-                    C,
-                    &key,
-                    tokens.next(),
-                    (1, 100),
-                    "a move count from 1 to 100",
-                )?)
-            }
             "infinite" => p.infinite = true,
             "ponder" => p.ponder = true,
             "searchmoves" => in_searchmoves = true,
+            _ if is_keyword => go_value(&mut p, &key, tokens.next())?,
             _ => {
                 return Err(CommandError::Unexpected {
                     command: C,
@@ -193,6 +154,56 @@ fn parse_go<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Result<GoParams, C
         });
     }
     Ok(p)
+}
+
+/// Sets `go`'s numeric parameter `key` from the token after it.
+fn go_value(p: &mut GoParams, key: &str, value: Option<&str>) -> Result<(), CommandError> {
+    const C: &str = "go";
+    let time = |v| parse_num(C, key, v, (0u64, MAX_TIME_MS), "milliseconds, 0 or more");
+    match key {
+        "depth" => {
+            p.depth = Some(parse_num(
+                C,
+                key,
+                value,
+                (1, MAX_DEPTH),
+                "a depth from 1 to 64",
+            )?)
+        }
+        "movetime" => p.movetime = Some(time(value)?),
+        "wtime" => p.time[0] = Some(time(value)?),
+        "btime" => p.time[1] = Some(time(value)?),
+        "winc" => p.inc[0] = Some(time(value)?),
+        "binc" => p.inc[1] = Some(time(value)?),
+        "movestogo" => {
+            p.movestogo = Some(parse_num(
+                C,
+                key,
+                value,
+                (1, 100_000),
+                "a move count from 1",
+            )?)
+        }
+        "nodes" => {
+            p.nodes = Some(parse_num(
+                C,
+                key,
+                value,
+                (1, u64::MAX / 2),
+                "a node count from 1",
+            )?)
+        }
+        _ => {
+            p.mate = Some(parse_num(
+                C,
+                key,
+                value,
+                (1, 100),
+                "a move count from 1 to 100",
+            )?)
+        }
+    }
+    Ok(())
 }
 
 fn parse_position<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Result<Command, CommandError> {

@@ -9,12 +9,16 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::core::game::GameError;
-use crate::core::options::{self, OptionKind, OptionValue, RuleOption};
+use crate::core::options::{self, OptionValue};
 use crate::core::perft::{Divide, PerftTable, divide};
 use crate::core::{Game, Move, MoveList, Outcome, Position, Rules, StartRepetition, Variant};
 use crate::search::{self, Clock, Limits, Reporter, SearchResult, SearchShared, Tt};
 use crate::tb::probe::{Notify, Tablebases};
 use crate::tb::root::{RootProbe, probe_root};
+
+mod option;
+
+pub use option::{EngineOption, Settings};
 
 /// The limits and modes of one `go`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -31,125 +35,6 @@ pub struct GoParams {
     pub ponder: bool,
     /// Root moves to consider (all when empty); each must be legal.
     pub searchmoves: Vec<Move>,
-}
-
-/// Every option, by typed id, in the order `uci` lists them: the engine's
-/// own settings, `Variant`, then the rule knobs of the rules core's table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum EngineOption {
-    Hash,
-    ClearHash,
-    Threads,
-    MultiPv,
-    MoveOverhead,
-    Ponder,
-    SkillLevel,
-    ShowCurrMove,
-    TablebasePath,
-    Variant,
-    Rule(RuleOption),
-}
-
-impl EngineOption {
-    const OWN: [EngineOption; 10] = [
-        EngineOption::Hash,
-        EngineOption::ClearHash,
-        EngineOption::Threads,
-        EngineOption::MultiPv,
-        EngineOption::MoveOverhead,
-        EngineOption::Ponder,
-        EngineOption::SkillLevel,
-        EngineOption::ShowCurrMove,
-        EngineOption::TablebasePath,
-        EngineOption::Variant,
-    ];
-
-    /// Every option, in the order `uci` lists them.
-    pub fn all() -> impl Iterator<Item = EngineOption> {
-        Self::OWN
-            .into_iter()
-            .chain(RuleOption::ALL.into_iter().map(EngineOption::Rule))
-    }
-
-    /// The option named `name` (case-insensitive, surrounding blanks ignored).
-    pub fn from_name(name: &str) -> Option<EngineOption> {
-        let name = name.trim();
-        Self::all().find(|o| o.name().eq_ignore_ascii_case(name))
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            EngineOption::Hash => "Hash",
-            EngineOption::ClearHash => "Clear Hash",
-            EngineOption::Threads => "Threads",
-            EngineOption::MultiPv => "MultiPV",
-            EngineOption::MoveOverhead => "MoveOverhead",
-            EngineOption::Ponder => "Ponder",
-            EngineOption::SkillLevel => "Skill Level",
-            EngineOption::ShowCurrMove => "ShowCurrMove",
-            EngineOption::TablebasePath => "TablebasePath",
-            EngineOption::Variant => "Variant",
-            EngineOption::Rule(r) => r.name(),
-        }
-    }
-
-    /// What the option looks like to a GUI, with its default.
-    pub fn kind(self) -> OptionKind {
-        let d = Settings::default();
-        let spin = |default: usize, min, max| OptionKind::Spin {
-            default: default as i64,
-            min,
-            max,
-        };
-        match self {
-            EngineOption::Hash => spin(d.hash_mb, 1, 32768),
-            EngineOption::ClearHash => OptionKind::Button,
-            EngineOption::Threads => spin(d.threads, 1, 256),
-            EngineOption::MultiPv => spin(d.multipv, 1, 256),
-            EngineOption::MoveOverhead => spin(d.move_overhead as usize, 0, 5000),
-            EngineOption::Ponder => OptionKind::Check { default: d.ponder },
-            EngineOption::SkillLevel => spin(d.skill.into(), 0, 20),
-            EngineOption::ShowCurrMove => OptionKind::Check {
-                default: d.show_currmove,
-            },
-            EngineOption::TablebasePath => OptionKind::Text { default: "" },
-            EngineOption::Variant => options::variant_kind(),
-            EngineOption::Rule(r) => r.kind(),
-        }
-    }
-}
-
-/// Engine settings that are not rules.
-#[derive(Clone, Debug)]
-pub struct Settings {
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub multipv: usize,
-    pub move_overhead: u64,
-    pub ponder: bool,
-    pub skill: u8,
-    pub show_currmove: bool,
-    /// The directory of the endgame databases (empty: none).
-    pub tablebase_path: String,
-    /// The preset last chosen with `Variant` (the rule knobs may differ
-    /// from it since).
-    pub variant: Variant,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            hash_mb: 64,
-            threads: 1,
-            multipv: 1,
-            move_overhead: 30,
-            ponder: false,
-            skill: 20,
-            show_currmove: false,
-            tablebase_path: String::new(),
-            variant: Variant::Nine,
-        }
-    }
 }
 
 /// Everything the engine can refuse.
@@ -714,6 +599,7 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::OptionKind;
 
     /// The values to try for an option: every value of a check or combo,
     /// the ends and the default of a spin (`Hash` stops at 64 MB: its

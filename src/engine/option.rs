@@ -1,0 +1,126 @@
+//! The engine's options: their typed ids in the order `uci` lists them
+//! (the engine's own settings, `Variant`, then the rules core's knobs),
+//! their names and kinds, and the settings that are not rules. An option
+//! is added here, and set in `Engine::set`.
+
+use crate::core::Variant;
+use crate::core::options::{self, OptionKind, RuleOption};
+
+/// Every option, by typed id, in the order `uci` lists them: the engine's
+/// own settings, `Variant`, then the rule knobs of the rules core's table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EngineOption {
+    Hash,
+    ClearHash,
+    Threads,
+    MultiPv,
+    MoveOverhead,
+    Ponder,
+    SkillLevel,
+    ShowCurrMove,
+    TablebasePath,
+    Variant,
+    Rule(RuleOption),
+}
+
+impl EngineOption {
+    const OWN: [EngineOption; 10] = [
+        EngineOption::Hash,
+        EngineOption::ClearHash,
+        EngineOption::Threads,
+        EngineOption::MultiPv,
+        EngineOption::MoveOverhead,
+        EngineOption::Ponder,
+        EngineOption::SkillLevel,
+        EngineOption::ShowCurrMove,
+        EngineOption::TablebasePath,
+        EngineOption::Variant,
+    ];
+
+    /// Every option, in the order `uci` lists them.
+    pub fn all() -> impl Iterator<Item = EngineOption> {
+        Self::OWN
+            .into_iter()
+            .chain(RuleOption::ALL.into_iter().map(EngineOption::Rule))
+    }
+
+    /// The option named `name` (case-insensitive, surrounding blanks ignored).
+    pub fn from_name(name: &str) -> Option<EngineOption> {
+        let name = name.trim();
+        Self::all().find(|o| o.name().eq_ignore_ascii_case(name))
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineOption::Hash => "Hash",
+            EngineOption::ClearHash => "Clear Hash",
+            EngineOption::Threads => "Threads",
+            EngineOption::MultiPv => "MultiPV",
+            EngineOption::MoveOverhead => "MoveOverhead",
+            EngineOption::Ponder => "Ponder",
+            EngineOption::SkillLevel => "Skill Level",
+            EngineOption::ShowCurrMove => "ShowCurrMove",
+            EngineOption::TablebasePath => "TablebasePath",
+            EngineOption::Variant => "Variant",
+            EngineOption::Rule(r) => r.name(),
+        }
+    }
+
+    /// What the option looks like to a GUI, with its default.
+    pub fn kind(self) -> OptionKind {
+        let d = Settings::default();
+        let spin = |default: usize, min, max| OptionKind::Spin {
+            default: default as i64,
+            min,
+            max,
+        };
+        match self {
+            EngineOption::Hash => spin(d.hash_mb, 1, 32768),
+            EngineOption::ClearHash => OptionKind::Button,
+            EngineOption::Threads => spin(d.threads, 1, 256),
+            EngineOption::MultiPv => spin(d.multipv, 1, 256),
+            EngineOption::MoveOverhead => spin(d.move_overhead as usize, 0, 5000),
+            EngineOption::Ponder => OptionKind::Check { default: d.ponder },
+            EngineOption::SkillLevel => spin(d.skill.into(), 0, 20),
+            EngineOption::ShowCurrMove => OptionKind::Check {
+                default: d.show_currmove,
+            },
+            EngineOption::TablebasePath => OptionKind::Text { default: "" },
+            EngineOption::Variant => options::variant_kind(),
+            EngineOption::Rule(r) => r.kind(),
+        }
+    }
+}
+
+/// Engine settings that are not rules.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead: u64,
+    pub ponder: bool,
+    pub skill: u8,
+    pub show_currmove: bool,
+    /// The directory of the endgame databases (empty: none).
+    pub tablebase_path: String,
+    /// The preset last chosen with `Variant` (the rule knobs may differ
+    /// from it since).
+    pub variant: Variant,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            hash_mb: 64,
+            threads: 1,
+            multipv: 1,
+            move_overhead: 30,
+            ponder: false,
+            skill: 20,
+            show_currmove: false,
+            tablebase_path: String::new(),
+            variant: Variant::Nine,
+        }
+    }
+}

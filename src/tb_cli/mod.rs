@@ -350,6 +350,7 @@ fn run_stats(a: StatsArgs) -> Result<()> {
         }
         println!("{row}{note}");
     }
+    placing::stats(&a.common.dir, rules)?;
     if differ > 0 {
         bail!("{differ} subspaces differ from the published values");
     }

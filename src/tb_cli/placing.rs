@@ -12,6 +12,8 @@ use crate::tb::TbRules;
 use crate::tb::format::TbError;
 use crate::tb::placing::build::{PlacingOptions, build_layer, open_any_layer, open_layer};
 use crate::tb::placing::verify::verify_layer;
+use crate::tb::Wdl;
+use crate::tb::placing::{PlacingLoaded, get, wdl};
 use crate::tb::placing::{LAYERS, PIECES, file_name};
 
 /// Builds every placing layer not yet in `--dir`, last layer first.
@@ -86,4 +88,74 @@ pub fn verify(a: &CommonArgs, rules: TbRules, layers: &[u8]) -> Result<u64> {
         }
     }
     Ok(bad)
+}
+
+/// `tb stats` for the placing layers in `dir`: per layer and sector the
+/// wins, draws and losses (by symmetry class), then the value of the
+/// start position and of each kind of first placement (the 24 points
+/// fall into four kinds under the 16 symmetries).
+pub fn stats(dir: &Path, rules: TbRules) -> Result<()> {
+    let layers = layers_present(dir);
+    if layers.is_empty() {
+        return Ok(());
+    }
+    println!("# placing layer\tsector (to move-other, on board)\twins\tdraws\tlosses");
+    for &k in &layers {
+        let t = PlacingLoaded::open(dir, rules, k)?;
+        for s in &t.sectors {
+            let mut counts = [0u64; 3];
+            for class in 0..s.sub.own_classes() {
+                s.sub.for_each_in_class(class, |idx, opp| {
+                    if s.sub.is_canonical(class, opp) {
+                        counts[get(t.table.slots(), s.first + idx) as usize] += 1;
+                    }
+                });
+            }
+            let [draws, wins, losses] = counts;
+            println!("{k}\t{}-{}\t{wins}\t{draws}\t{losses}", s.own, s.opp);
+        }
+    }
+    first_moves(dir, rules)
+}
+
+/// The start position's value and each kind of first placement's, from
+/// layers 0 and 1 (when both are there, built for every sector).
+fn first_moves(dir: &Path, rules: TbRules) -> Result<()> {
+    let (Ok(start), Ok(after)) = (
+        PlacingLoaded::open(dir, rules, 0),
+        PlacingLoaded::open(dir, rules, 1),
+    ) else {
+        return Ok(());
+    };
+    if start.layer.max != PIECES || after.layer.max != PIECES {
+        return Ok(());
+    }
+    let empty = crate::core::Bitboard::EMPTY;
+    let value = start.code(empty, empty).map(wdl);
+    println!("# the start position (White to place): {}", name(value));
+    println!("# first placement\tpoints of its kind\tvalue for White");
+    let mut seen: Vec<u64> = Vec::new();
+    for p in crate::core::Point::ALL {
+        // Black to move against White's one piece.
+        let white = empty.with(p);
+        let slot = after.sectors.iter().find(|s| (s.own, s.opp) == (0, 1));
+        let Some(s) = slot else { continue };
+        let idx = s.sub.index(empty, white);
+        if seen.contains(&idx) {
+            continue;
+        }
+        seen.push(idx);
+        let kind: Vec<String> = crate::core::Point::ALL
+            .iter()
+            .filter(|&&q| s.sub.index(empty, empty.with(q)) == idx)
+            .map(|q| q.to_string())
+            .collect();
+        let v = wdl(get(after.table.slots(), s.first + idx)).flip();
+        println!("{p}\t{}\t{}", kind.join(" "), name(Some(v)));
+    }
+    Ok(())
+}
+
+fn name(v: Option<Wdl>) -> &'static str {
+    v.map_or("unknown", Wdl::name)
 }

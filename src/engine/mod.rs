@@ -496,11 +496,14 @@ impl Engine {
             moves_to_go: go.movestogo,
             movetime: go.movetime,
         };
-        let budget = search::time::budget(
-            &clock,
+        // With databases for these rules the moving phase costs next to
+        // nothing, so the placing phase may take more of the clock.
+        let phases = search::time::Phases::placing(
+            self.rules.pieces as u32,
             pos.in_hand(pos.side_to_move()) as u32,
-            self.settings.move_overhead,
+            self.tablebases.is_some(),
         );
+        let budget = search::time::budget(&clock, phases, self.settings.move_overhead);
         let no_limit =
             go.depth.is_none() && go.nodes.is_none() && go.mate.is_none() && budget.is_none();
         // An infinite search runs until `stop`, whatever else `go` said.

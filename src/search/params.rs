@@ -104,7 +104,14 @@ pub const HISTORY_MAX: i32 = 1 << 16;
 pub struct TimeParams {
     /// Moves still to play assumed when the GUI does not say.
     pub moves_to_go_moving: u64,
-    /// Extra share of the clock while placing (percent of the base).
+    /// The share of the clock (percent) that a whole placing phase may
+    /// use under sudden death, the rest kept for a moving phase of
+    /// `moves_to_go_moving` moves; with databases in use, whose moving
+    /// phase costs next to nothing, the larger share.
+    pub placing_share_pct: u64,
+    pub placing_share_db_pct: u64,
+    /// Extra share of the clock while placing when the GUI gives the
+    /// moves to go (percent of the base).
     pub placing_bonus_pct: u64,
     /// The most of the remaining time one move may take (percent).
     pub max_share_pct: u64,
@@ -114,7 +121,9 @@ pub struct TimeParams {
 
 pub const TIME: TimeParams = TimeParams {
     moves_to_go_moving: 30,
-    placing_bonus_pct: 500,
+    placing_share_pct: 35,
+    placing_share_db_pct: 70,
+    placing_bonus_pct: 150,
     max_share_pct: 30,
     hard_factor: 4,
 };

@@ -466,12 +466,14 @@ function renderTablebase(tb, side) {
   if (!tb) return;
   // A value under the N-move rules, with the plies to the next removal,
   // and the value without them where it differs.
+  // The placing phase's values carry no distance (plies is null).
+  const within = (t) => t.plies != null ? ' in ' + t.plies : '';
   const removal = (t) => t.removal != null ? ', removal in ' + t.removal : '';
-  const pure = (t) => t.pure ? ' (a ' + t.pure + ' in ' + t.plies + ' without the N-move rule)' : '';
+  const pure = (t) => t.pure ? ' (a ' + t.pure + within(t) + ' without the N-move rule)' : '';
   const value = (t) => {
     if (t.result === 'draw') return 'draw' + pure(t);
     if (t.result === 'unknown') return 'unknown' + pure(t);
-    return t.result + ' in ' + t.plies + removal(t);
+    return t.result + within(t) + removal(t);
   };
   let text;
   if (tb.result === 'draw') {
@@ -479,8 +481,9 @@ function renderTablebase(tb, side) {
   } else if (tb.result === 'unknown') {
     text = 'Database: the N-move rule may draw this' + pure(tb);
   } else {
-    text = 'Database: ' + side + ' ' + (tb.result === 'win' ? 'wins' : 'loses') + ' in ' + tb.plies
-      + ' plies with best play' + (tb.removal != null ? ', the next removal in ' + tb.removal : '');
+    text = 'Database: ' + side + ' ' + (tb.result === 'win' ? 'wins' : 'loses')
+      + (tb.plies != null ? ' in ' + tb.plies + ' plies' : '') + ' with best play'
+      + (tb.removal != null ? ', the next removal in ' + tb.removal : '');
   }
   box.textContent = text;
   if (tb.moves && tb.moves.length) {

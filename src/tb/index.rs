@@ -296,6 +296,45 @@ impl Subspace {
     }
 }
 
+impl Subspace {
+    /// Calls `each(state, slot, own, opp)` for every slot that holds a
+    /// class, the classes shared out to `threads` threads, each with a
+    /// `state` of its own from `init` (a move list, counts); `class_done`
+    /// after each class (progress). Returns the threads' states.
+    pub fn par_classes<S: Send>(
+        &self,
+        threads: usize,
+        init: impl Fn() -> S + Sync,
+        each: impl Fn(&mut S, u64, Bitboard, Bitboard) + Sync,
+        class_done: impl Fn(&mut S) + Sync,
+    ) -> Vec<S> {
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let states = std::sync::Mutex::new(Vec::new());
+        std::thread::scope(|scope| {
+            for _ in 0..threads.max(1) {
+                scope.spawn(|| {
+                    let mut state = init();
+                    loop {
+                        let class = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if class >= self.own_classes() {
+                            break;
+                        }
+                        let own = self.own_set(class);
+                        self.for_each_in_class(class, |idx, opp| {
+                            if self.is_canonical(class, opp) {
+                                each(&mut state, idx, own, opp);
+                            }
+                        });
+                        class_done(&mut state);
+                    }
+                    states.lock().unwrap_or_else(|e| e.into_inner()).push(state);
+                });
+            }
+        });
+        states.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 /// The colex rank of `set` among the sets of its size within the points
 /// not in `taken`.
 #[inline]

@@ -24,7 +24,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::build::{self, plan};
 use super::format::Value;
@@ -124,65 +124,45 @@ fn solve_pair(
         let found = AtomicU64::new(0);
         for (i, sub) in subs.iter().enumerate() {
             let twin = if subs.len() == 1 { 0 } else { 1 - i };
-            let next_class = AtomicUsize::new(0);
-            std::thread::scope(|scope| {
-                for _ in 0..threads.max(1) {
-                    scope.spawn(|| {
-                        let mut moves = MoveList::new();
-                        loop {
-                            let class = next_class.fetch_add(1, Relaxed);
-                            if class >= sub.own_classes() {
-                                break;
-                            }
-                            let own = sub.own_set(class);
-                            sub.for_each_in_class(class, |idx, opp| {
-                                if !sub.is_canonical(class, opp)
-                                    || codes[i][idx as usize].load(Relaxed) != 0
-                                    || matches!(tables.probe_sets(own, opp), Ok(Value::Draw))
-                                {
-                                    return;
-                                }
-                                let Some(pos) = build::position(tb_rules, own, opp) else {
-                                    return;
-                                };
-                                let v = layer_value(
-                                    rules,
-                                    limits,
-                                    &pos,
-                                    r,
-                                    &mut moves,
-                                    |child, removed| {
-                                        let us = child.side_to_move();
-                                        let (o, p) =
-                                            (child.pieces(us), child.pieces(us.opponent()));
-                                        if removed {
-                                            let key = (o.count() as u8, p.count() as u8);
-                                            let c = Subspace::new(key.0, key.1)
-                                                .map(|s| done[&key][s.index(o, p) as usize])
-                                                .unwrap_or(0);
-                                            let limit = limits.limit(o.count(), p.count());
-                                            limit.map_or_else(
-                                                || decided_by(c, u32::MAX),
-                                                |n| decided_by(c, n as u32),
-                                            )
-                                        } else {
-                                            let c = codes[twin][subs[twin].index(o, p) as usize]
-                                                .load(Relaxed);
-                                            // Only what layer r - 1 knew.
-                                            r.checked_sub(1).and_then(|prev| decided_by(c, prev))
-                                        }
-                                    },
-                                );
-                                if let Some(w) = v {
-                                    let code = 1 + 2 * r as Code + (w == Wdl::Win) as Code;
-                                    codes[i][idx as usize].store(code, Relaxed);
-                                    found.fetch_add(1, Relaxed);
-                                }
-                            });
-                        }
-                    });
+            // The value of a successor for its side to move, as far as
+            // layer r - 1 (or the smaller subspace, from a counter of 0)
+            // knows it.
+            let child = |child: &Position, removed: bool| {
+                let us = child.side_to_move();
+                let (o, p) = (child.pieces(us), child.pieces(us.opponent()));
+                if removed {
+                    let key = (o.count() as u8, p.count() as u8);
+                    let c = Subspace::new(key.0, key.1)
+                        .map(|s| done[&key][s.index(o, p) as usize])
+                        .unwrap_or(0);
+                    match limits.limit(o.count(), p.count()) {
+                        Some(n) => decided_by(c, n as u32),
+                        None => decided_by(c, u32::MAX),
+                    }
+                } else {
+                    let c = codes[twin][subs[twin].index(o, p) as usize].load(Relaxed);
+                    r.checked_sub(1).and_then(|prev| decided_by(c, prev))
                 }
-            });
+            };
+            sub.par_classes(
+                threads,
+                MoveList::new,
+                |moves, idx, own, opp| {
+                    let undecided = codes[i][idx as usize].load(Relaxed) == 0;
+                    if !undecided || matches!(tables.probe_sets(own, opp), Ok(Value::Draw)) {
+                        return;
+                    }
+                    let Some(pos) = build::position(tb_rules, own, opp) else {
+                        return;
+                    };
+                    if let Some(w) = layer_value(rules, &pos, r, moves, child) {
+                        let code = 1 + 2 * r as Code + (w == Wdl::Win) as Code;
+                        codes[i][idx as usize].store(code, Relaxed);
+                        found.fetch_add(1, Relaxed);
+                    }
+                },
+                |_| {},
+            );
         }
         if found.into_inner() == 0 && r > 0 {
             break;
@@ -199,7 +179,6 @@ fn solve_pair(
 /// removed)` gives the decided value of a successor for its side to move.
 fn layer_value(
     rules: &Rules,
-    _limits: NMoveLimits,
     pos: &Position,
     r: u32,
     moves: &mut MoveList,
@@ -246,46 +225,34 @@ fn compare(
         ..SubspaceCheck::default()
     });
     let tb_rules = tables.tb_rules();
-    let next_class = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
-            scope.spawn(|| {
-                let mut mine = SubspaceCheck::default();
-                loop {
-                    let class = next_class.fetch_add(1, Relaxed);
-                    if class >= sub.own_classes() {
-                        break;
-                    }
-                    let own_set = sub.own_set(class);
-                    sub.for_each_in_class(class, |idx, opp_set| {
-                        if !sub.is_canonical(class, opp_set) {
-                            return;
-                        }
-                        mine.classes += 1;
-                        let Some(pos) = build::position(tb_rules, own_set, opp_set) else {
-                            return;
-                        };
-                        let code = codes[idx as usize];
-                        compare_one(tables, rules, &pos, code, limit, idx, &mut mine);
-                    });
-                }
-                let mut r = report.lock().expect("no panics");
-                r.classes += mine.classes;
-                r.compared += mine.compared;
-                r.wins_drawn += mine.wins_drawn;
-                r.losses_drawn += mine.losses_drawn;
-                r.win_counters_drawn += mine.win_counters_drawn;
-                r.longest = r.longest.max(mine.longest);
-                r.mismatches += mine.mismatches;
-                r.unknown += mine.unknown;
-                for f in mine.first {
-                    if r.first.len() < 10 {
-                        r.first.push(f);
-                    }
-                }
-            });
+    let states = sub.par_classes(
+        threads,
+        SubspaceCheck::default,
+        |mine, idx, own_set, opp_set| {
+            mine.classes += 1;
+            if let Some(pos) = build::position(tb_rules, own_set, opp_set) {
+                let code = codes[idx as usize];
+                compare_one(tables, rules, &pos, code, limit, idx, mine);
+            }
+        },
+        |_| {},
+    );
+    for mine in states {
+        let mut r = report.lock().expect("no panics");
+        r.classes += mine.classes;
+        r.compared += mine.compared;
+        r.wins_drawn += mine.wins_drawn;
+        r.losses_drawn += mine.losses_drawn;
+        r.win_counters_drawn += mine.win_counters_drawn;
+        r.longest = r.longest.max(mine.longest);
+        r.mismatches += mine.mismatches;
+        r.unknown += mine.unknown;
+        for f in mine.first {
+            if r.first.len() < 10 {
+                r.first.push(f);
+            }
         }
-    });
+    }
     report.into_inner().expect("no panics")
 }
 

@@ -9,7 +9,6 @@
 //! position it leads to), a loss's the most over all moves.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::build::{self, Event};
 use super::format::{self, Kind, TbError, Value};
@@ -71,40 +70,25 @@ pub fn verify_kind(
         total: sub.len(),
     });
     let rules = tbs.tb_rules().game_rules();
-    let next_class = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
-            scope.spawn(|| {
-                let mut moves = MoveList::new();
-                loop {
-                    let class = next_class.fetch_add(1, Ordering::Relaxed);
-                    if class >= sub.own_classes() {
-                        break;
-                    }
-                    let own_set = sub.own_set(class);
-                    sub.for_each_in_class(class, |idx, opp_set| {
-                        if !sub.is_canonical(class, opp_set) {
-                            return;
-                        }
-                        let slot = Slot {
-                            idx,
-                            own: own_set,
-                            opp: opp_set,
-                        };
-                        let problem = check_slot(tbs, &rules, sub, &slot, tb, dtz, &mut moves);
-                        if let Some(p) = problem {
-                            let fen = build::fen(tbs.tb_rules(), own_set, opp_set);
-                            findings
-                                .lock()
-                                .expect("no panics")
-                                .add(format!("{fen}: {p}"));
-                        }
-                    });
-                    progress(Event::Advance(sub.per_class()));
-                }
-            });
-        }
-    });
+    sub.par_classes(
+        threads,
+        MoveList::new,
+        |moves, idx, own_set, opp_set| {
+            let slot = Slot {
+                idx,
+                own: own_set,
+                opp: opp_set,
+            };
+            if let Some(p) = check_slot(tbs, &rules, sub, &slot, tb, dtz, moves) {
+                let fen = build::fen(tbs.tb_rules(), own_set, opp_set);
+                findings
+                    .lock()
+                    .expect("no panics")
+                    .add(format!("{fen}: {p}"));
+            }
+        },
+        |_| progress(Event::Advance(sub.per_class())),
+    );
     Ok(findings.into_inner().expect("no panics"))
 }
 

@@ -17,8 +17,8 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::AtomicU8;
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::atomic::{AtomicU8, AtomicUsize};
 use std::time::Instant;
 
 use super::{DRAW, LOSS, Layer, Sector, WIN, file_name, get};
@@ -339,35 +339,23 @@ fn value_sector(
     progress: &(dyn Fn(Event) + Sync),
 ) {
     let sub = &sector.sub;
-    let next_class = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let mut mine = [0u64; 3];
-                loop {
-                    let class = next_class.fetch_add(1, Relaxed);
-                    if class >= sub.own_classes() {
-                        break;
-                    }
-                    let own = sub.own_set(class);
-                    sub.for_each_in_class(class, |idx, opp| {
-                        if !sub.is_canonical(class, opp) {
-                            return;
-                        }
-                        let code = walker.value(own, opp);
-                        mine[code as usize] += 1;
-                        let slot = sector.first + idx;
-                        values[(slot / 4) as usize].fetch_or(code << (2 * (slot % 4)), Relaxed);
-                    });
-                    progress(Event::Advance(sub.per_class()));
-                }
-                let mut c = counts.lock().expect("no panics");
-                for (total, n) in c.iter_mut().zip(mine) {
-                    *total += n;
-                }
-            });
+    let states = sub.par_classes(
+        threads,
+        || [0u64; 3],
+        |mine, idx, own, opp| {
+            let code = walker.value(own, opp);
+            mine[code as usize] += 1;
+            let slot = sector.first + idx;
+            values[(slot / 4) as usize].fetch_or(code << (2 * (slot % 4)), Relaxed);
+        },
+        |_| progress(Event::Advance(sub.per_class())),
+    );
+    let mut c = counts.lock().expect("no panics");
+    for mine in states {
+        for (total, n) in c.iter_mut().zip(mine) {
+            *total += n;
         }
-    });
+    }
 }
 
 /// The moving-phase tables that layer 17 leads into must be there and

@@ -5,7 +5,6 @@
 //! image per slot and the header's counts and checksum are checked too.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::build::open_layer;
 use super::{LAYERS, Layer, get, wdl};
@@ -61,51 +60,36 @@ pub fn verify_layer(
         moving: &moving,
     };
     for s in &sectors {
-        let next_class = AtomicUsize::new(0);
-        std::thread::scope(|scope| {
-            for _ in 0..threads.max(1) {
-                scope.spawn(|| {
-                    let mut moves = MoveList::new();
-                    loop {
-                        let class = next_class.fetch_add(1, Ordering::Relaxed);
-                        if class >= s.sub.own_classes() {
-                            break;
-                        }
-                        let own = s.sub.own_set(class);
-                        s.sub.for_each_in_class(class, |idx, opp| {
-                            if !s.sub.is_canonical(class, opp) {
-                                return;
-                            }
-                            let stored = wdl(get(bytes, s.first + idx));
-                            let sym = 1 + (idx % 15) as usize;
-                            let (o, p) = (symmetry::apply(sym, own), symmetry::apply(sym, opp));
-                            let problem = if s.sub.index(o, p) != idx {
-                                Some(format!(
-                                    "symmetry {sym} moves it to slot {}",
-                                    s.sub.index(o, p)
-                                ))
-                            } else {
-                                match layer.position(&game, own, opp) {
-                                    None => Some("the rules core refuses the position".into()),
-                                    Some(pos) => ctx.check(&pos, stored, &mut moves),
-                                }
-                            };
-                            if let Some(p) = problem {
-                                let fen = layer.position(&game, own, opp).map_or_else(
-                                    || format!("{own:?} {opp:?}"),
-                                    |pos| pos.fen(&game),
-                                );
-                                findings
-                                    .lock()
-                                    .expect("no panics")
-                                    .add(format!("{fen}: {p}"));
-                            }
-                        });
-                        progress(Event::Advance(s.sub.per_class()));
+        s.sub.par_classes(
+            threads,
+            MoveList::new,
+            |moves, idx, own, opp| {
+                let stored = wdl(get(bytes, s.first + idx));
+                let sym = 1 + (idx % 15) as usize;
+                let (o, p) = (symmetry::apply(sym, own), symmetry::apply(sym, opp));
+                let problem = if s.sub.index(o, p) != idx {
+                    Some(format!(
+                        "symmetry {sym} moves it to slot {}",
+                        s.sub.index(o, p)
+                    ))
+                } else {
+                    match layer.position(&game, own, opp) {
+                        None => Some("the rules core refuses the position".into()),
+                        Some(pos) => ctx.check(&pos, stored, moves),
                     }
-                });
-            }
-        });
+                };
+                if let Some(p) = problem {
+                    let fen = layer
+                        .position(&game, own, opp)
+                        .map_or_else(|| format!("{own:?} {opp:?}"), |pos| pos.fen(&game));
+                    findings
+                        .lock()
+                        .expect("no panics")
+                        .add(format!("{fen}: {p}"));
+                }
+            },
+            |_| progress(Event::Advance(s.sub.per_class())),
+        );
     }
     Ok(findings.into_inner().expect("no panics"))
 }

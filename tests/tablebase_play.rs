@@ -595,3 +595,124 @@ fn a_counter_in_the_fen_changes_the_value_shown() {
         "tbprobe value draw pure win 31 removal 11"
     );
 }
+
+/// The measure of issue 25's play (ignored in the ordinary run; it plays
+/// many games): positions sampled from the subspaces up to 5-5 (or those
+/// of `MULINO_TB_DIR`, with `MULINO_SAMPLES` positions each), each at the
+/// counter where the N-move rule is tightest: a win with exactly the
+/// plies to its next removal left, played by the engine against a
+/// defender that delays the removal as long as it can, must be won; a
+/// loss one ply past that point, defended by the engine against an
+/// attacker that plays the fastest line to the end, must be held.
+/// `cargo test --release --test tablebase_play -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn sampled_rule_wins_are_won_and_rule_draws_held() {
+    let rules = Rules::default();
+    let dir =
+        std::env::var("MULINO_TB_DIR").map_or_else(|_| up_to_five().to_path_buf(), PathBuf::from);
+    let samples: usize = std::env::var("MULINO_SAMPLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10);
+    let tb = tables(&dir, &rules);
+    let tb_rules = TbRules::from_rules(&rules).unwrap();
+    let mut e = Engine::spawn();
+    e.use_tablebases(&dir);
+    let limits = mulino::tb::NMoveLimits::of(&rules);
+    let mut tally = [0usize; 4];
+    for (own, opp) in [(5, 5), (5, 4), (4, 5), (5, 3), (4, 4), (3, 4), (3, 3)] {
+        let t = tb.table(own, opp).unwrap();
+        let z = tb.dtz_table(own, opp).unwrap();
+        let limit = limits.limit(own as u32, opp as u32).unwrap();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64 ^ (own as u64 * 16 + opp as u64);
+        let mut found = [0usize; 2];
+        let len = t.table.slots().len() as u64;
+        for _ in 0..len.min(5_000_000) {
+            if found.iter().all(|&n| n >= samples) {
+                break;
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let slot = seed % len;
+            let (o, p) = t.sub.position(slot);
+            if t.sub.index(o, p) != slot {
+                continue;
+            }
+            let Some(zz) = mulino::tb::format::dtz_decode(z.table.slots()[slot as usize]) else {
+                continue;
+            };
+            let Some(start) = build::position(tb_rules, o, p) else {
+                continue;
+            };
+            let win = matches!(tb.probe(&start), Some(Value::Win(_)));
+            let kind = if win { 0 } else { 1 };
+            if found[kind] >= samples || zz == 0 {
+                continue;
+            }
+            found[kind] += 1;
+            // The tightest counter: the win just stands, the loss is
+            // just held.
+            let counter = if win {
+                limit - zz as u16
+            } else {
+                limit + 1 - zz as u16
+            };
+            let start = start.with_rule50(counter);
+            let v = tb.value(&start).unwrap();
+            assert_eq!(
+                v.rule,
+                Some(if win { Wdl::Win } else { Wdl::Draw }),
+                "{}",
+                start.fen(&rules)
+            );
+            let side = start.side_to_move();
+            let game = Game::from_position(rules, start);
+            let (game, outcome) = if win {
+                play_out(&mut e, game, side, "depth 2", 400, |p| {
+                    delaying(&tb, &rules, p)
+                })
+            } else {
+                let attack = |p: &Position| {
+                    probe_root(&tb, &rules, p)
+                        .moves
+                        .iter()
+                        .filter_map(|&(m, v)| Some((m, v?)))
+                        .min_by_key(|&(_, v)| match v.pure_value() {
+                            Some(Value::Win(d)) => d as i32,
+                            Some(Value::Loss(d)) => 600 - d as i32,
+                            _ => 300,
+                        })
+                        .map(|(m, _)| m)
+                        .unwrap()
+                };
+                play_out(&mut e, game, side, "depth 2", 400, attack)
+            };
+            let won = matches!(outcome, Some(Outcome::Win { winner, .. }) if winner == side);
+            let lost = matches!(outcome, Some(Outcome::Win { winner, .. }) if winner != side);
+            let moves: Vec<String> = game.moves().iter().map(Move::to_string).collect();
+            if win {
+                assert!(
+                    won,
+                    "{}: {outcome:?} after {moves:?}",
+                    game.start().fen(&rules)
+                );
+                tally[0] += 1;
+            } else {
+                assert!(
+                    !lost,
+                    "{}: {outcome:?} after {moves:?}",
+                    game.start().fen(&rules)
+                );
+                tally[if outcome.is_some() { 1 } else { 2 }] += 1;
+            }
+            tally[3] += moves.len();
+        }
+        eprintln!("{own}-{opp}: {found:?} positions played (limit {limit})");
+    }
+    eprintln!(
+        "rule wins won: {}; rule draws held: {} ended by a rule, {} at the ply cap; {} plies in all",
+        tally[0], tally[1], tally[2], tally[3]
+    );
+}

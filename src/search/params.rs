@@ -121,7 +121,7 @@ pub struct TimeParams {
 
 pub const TIME: TimeParams = TimeParams {
     moves_to_go_moving: 30,
-    placing_share_pct: 35,
+    placing_share_pct: 50,
     placing_share_db_pct: 70,
     placing_bonus_pct: 150,
     max_share_pct: 30,

@@ -153,10 +153,14 @@ mod tests {
 
     #[test]
     fn the_placing_phase_takes_its_share_of_a_sudden_death_clock() {
-        // Without databases about 35% of the clock goes into placing
-        // (the old rule spent 140 of 180 seconds there), with them, whose
+        // Without databases about half the clock goes into placing (the
+        // old rule spent 140 of 180 seconds there), with them, whose
         // moving phase costs nothing, about 70%.
-        for (databases, share) in [(false, 35), (true, 70)] {
+        let shares = [
+            (false, TIME.placing_share_pct),
+            (true, TIME.placing_share_db_pct),
+        ];
+        for (databases, share) in shares {
             let (used, left) = placing_spend(180_000, databases);
             let pct = used * 100 / 180_000;
             assert!(

@@ -97,6 +97,10 @@ pub struct StatsArgs {
     /// on any difference.
     #[arg(long, value_name = "TSV")]
     pub compare: Option<PathBuf>,
+    /// N-move limits (as both NMoveRule and EndgameNMoveRule) for which to
+    /// count, from the `.dtz` files, the wins and losses the rule draws.
+    #[arg(long, value_delimiter = ',', default_value = "40,60,100")]
+    pub limits: Vec<u16>,
 }
 
 pub fn run(args: TbArgs) -> Result<()> {
@@ -350,6 +354,7 @@ fn run_stats(a: StatsArgs) -> Result<()> {
         }
         println!("{row}{note}");
     }
+    nmove_stats(&tbs, rules, &selected(&a.common)?, &a.limits);
     placing::stats(&a.common.dir, rules)?;
     if differ > 0 {
         bail!("{differ} subspaces differ from the published values");
@@ -423,4 +428,76 @@ fn run_nmove(a: NmoveArgs) -> Result<()> {
         bail!("{bad} mismatches");
     }
     Ok(())
+}
+
+/// For each subspace with a `.dtz` file and each limit: the longest
+/// distance to the next removal, the wins and losses the rule draws from
+/// a counter of 0, and the (position, counter) pairs of wins it draws;
+/// `exact` says whether the smaller subspaces' values stand under the
+/// limit (else the counts take them as if they did).
+fn nmove_stats(tbs: &Tablebases, rules: TbRules, list: &[(u8, u8)], limits: &[u16]) {
+    let rows: Vec<(u8, u8)> = list
+        .iter()
+        .copied()
+        .filter(|&(x, y)| tbs.dtz_table(x, y).is_ok())
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    println!(
+        "# N-move rule\tsubspace\tlongest_to_removal\twins_drawn_at_0\tlosses_drawn_at_0\twin_counters_drawn\texact"
+    );
+    // Longest distances first, to tell for each limit which subspaces
+    // are drawn from 0 somewhere.
+    let longest = |x: u8, y: u8| {
+        tbs.dtz_table(x, y)
+            .map(|t| t.table.header.max_win.max(t.table.header.max_loss))
+            .unwrap_or(u8::MAX)
+    };
+    for &n in limits {
+        let game = crate::core::Rules {
+            n_move_rule: n,
+            endgame_n_move_rule: n,
+            ..crate::core::Rules::default()
+        };
+        let lim = crate::tb::NMoveLimits::of(&game);
+        for &(x, y) in &rows {
+            let (Ok(tb), Ok(dtz)) = (tbs.table(x, y), tbs.dtz_table(x, y)) else {
+                continue;
+            };
+            let limit = lim.limit(x as u32, y as u32).unwrap_or(u16::MAX);
+            let (mut wins, mut losses, mut pairs) = (0u64, 0u64, 0u64);
+            for (t, z) in tb.table.slots().iter().zip(dtz.table.slots()) {
+                let Some(z) = crate::tb::format::dtz_decode(*z) else {
+                    continue;
+                };
+                let win = matches!(crate::tb::Value::decode(*t), crate::tb::Value::Win(_));
+                let z = z as u16;
+                if z > limit {
+                    if win { wins += 1 } else { losses += 1 }
+                }
+                if win {
+                    pairs += if z > limit {
+                        limit as u64
+                    } else {
+                        z.saturating_sub(1) as u64
+                    };
+                }
+            }
+            let exact = build::plan(&[(x, y)])
+                .iter()
+                .filter(|&&p| p != (x.max(y), x.min(y)))
+                .all(|&(a, b)| {
+                    [(a, b), (b, a)].iter().all(|&(p, q)| {
+                        (longest(p, q) as u16) <= lim.limit(p as u32, q as u32).unwrap_or(u16::MAX)
+                    })
+                });
+            println!(
+                "{n}\t{x}-{y}\t{}\t{wins}\t{losses}\t{pairs}\t{}",
+                longest(x, y),
+                if exact { "yes" } else { "no" }
+            );
+        }
+    }
+    let _ = rules;
 }

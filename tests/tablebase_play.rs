@@ -596,6 +596,58 @@ fn a_counter_in_the_fen_changes_the_value_shown() {
     );
 }
 
+/// Up to `samples` wins and as many losses of subspace `own-opp`, drawn
+/// at random (seeded), each at the counter where the N-move rule is
+/// tightest: a win with exactly the plies to its next removal left (it
+/// stands), a loss with one ply fewer than its winner needs (drawn). Each
+/// with whether it is the win.
+fn tightest(
+    tb: &Tablebases,
+    tb_rules: TbRules,
+    own: u8,
+    opp: u8,
+    limit: u16,
+    samples: usize,
+) -> Vec<(Position, bool)> {
+    let t = tb.table(own, opp).unwrap();
+    let z = tb.dtz_table(own, opp).unwrap();
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64 ^ (own as u64 * 16 + opp as u64);
+    let mut found = [0usize; 2];
+    let mut out = Vec::new();
+    let len = t.table.slots().len() as u64;
+    for _ in 0..len.min(5_000_000) {
+        if found.iter().all(|&n| n >= samples) {
+            break;
+        }
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let slot = seed % len;
+        let (o, p) = t.sub.position(slot);
+        let Some(zz) = mulino::tb::format::dtz_decode(z.table.slots()[slot as usize]) else {
+            continue;
+        };
+        if t.sub.index(o, p) != slot || zz == 0 {
+            continue;
+        }
+        let Some(start) = build::position(tb_rules, o, p) else {
+            continue;
+        };
+        let win = matches!(tb.probe(&start), Some(Value::Win(_)));
+        if found[!win as usize] >= samples {
+            continue;
+        }
+        found[!win as usize] += 1;
+        let counter = if win {
+            limit - zz as u16
+        } else {
+            limit + 1 - zz as u16
+        };
+        out.push((start.with_rule50(counter), win));
+    }
+    out
+}
+
 /// The measure of issue 25's play (ignored in the ordinary run; it plays
 /// many games): positions sampled from the subspaces up to 5-5 (or those
 /// of `MULINO_TB_DIR`, with `MULINO_SAMPLES` positions each), each at the
@@ -622,54 +674,19 @@ fn sampled_rule_wins_are_won_and_rule_draws_held() {
     let limits = mulino::tb::NMoveLimits::of(&rules);
     let mut tally = [0usize; 4];
     for (own, opp) in [(5, 5), (5, 4), (4, 5), (5, 3), (4, 4), (3, 4), (3, 3)] {
-        let t = tb.table(own, opp).unwrap();
-        let z = tb.dtz_table(own, opp).unwrap();
         let limit = limits.limit(own as u32, opp as u32).unwrap();
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64 ^ (own as u64 * 16 + opp as u64);
-        let mut found = [0usize; 2];
-        let len = t.table.slots().len() as u64;
-        for _ in 0..len.min(5_000_000) {
-            if found.iter().all(|&n| n >= samples) {
-                break;
-            }
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let slot = seed % len;
-            let (o, p) = t.sub.position(slot);
-            if t.sub.index(o, p) != slot {
-                continue;
-            }
-            let Some(zz) = mulino::tb::format::dtz_decode(z.table.slots()[slot as usize]) else {
-                continue;
-            };
-            let Some(start) = build::position(tb_rules, o, p) else {
-                continue;
-            };
-            let win = matches!(tb.probe(&start), Some(Value::Win(_)));
-            let kind = if win { 0 } else { 1 };
-            if found[kind] >= samples || zz == 0 {
-                continue;
-            }
-            found[kind] += 1;
-            // The tightest counter: the win just stands, the loss is
-            // just held.
-            let counter = if win {
-                limit - zz as u16
-            } else {
-                limit + 1 - zz as u16
-            };
-            let start = start.with_rule50(counter);
-            let v = tb.value(&start).unwrap();
+        let positions = tightest(&tb, tb_rules, own, opp, limit, samples);
+        for (start, win) in &positions {
+            let v = tb.value(start).unwrap();
             assert_eq!(
                 v.rule,
-                Some(if win { Wdl::Win } else { Wdl::Draw }),
+                Some(if *win { Wdl::Win } else { Wdl::Draw }),
                 "{}",
                 start.fen(&rules)
             );
             let side = start.side_to_move();
-            let game = Game::from_position(rules, start);
-            let (game, outcome) = if win {
+            let game = Game::from_position(rules, *start);
+            let (game, outcome) = if *win {
                 play_out(&mut e, game, side, "depth 2", 400, |p| {
                     delaying(&tb, &rules, p)
                 })
@@ -692,7 +709,7 @@ fn sampled_rule_wins_are_won_and_rule_draws_held() {
             let won = matches!(outcome, Some(Outcome::Win { winner, .. }) if winner == side);
             let lost = matches!(outcome, Some(Outcome::Win { winner, .. }) if winner != side);
             let moves: Vec<String> = game.moves().iter().map(Move::to_string).collect();
-            if win {
+            if *win {
                 assert!(
                     won,
                     "{}: {outcome:?} after {moves:?}",
@@ -709,7 +726,11 @@ fn sampled_rule_wins_are_won_and_rule_draws_held() {
             }
             tally[3] += moves.len();
         }
-        eprintln!("{own}-{opp}: {found:?} positions played (limit {limit})");
+        let wins = positions.iter().filter(|(_, w)| *w).count();
+        eprintln!(
+            "{own}-{opp}: {wins} wins and {} losses played (limit {limit})",
+            positions.len() - wins
+        );
     }
     eprintln!(
         "rule wins won: {}; rule draws held: {} ended by a rule, {} at the ply cap; {} plies in all",

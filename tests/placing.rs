@@ -18,7 +18,7 @@ use mulino::tb::placing::build::{PlacingOptions, build_layer};
 use mulino::tb::placing::verify::verify_layer;
 use mulino::tb::placing::{LAYERS, Layer, PlacingLoaded, get, wdl};
 use mulino::tb::probe::Tablebases;
-use mulino::tb::{TbError, TbRules, Wdl};
+use mulino::tb::{NMoveLimits, TbError, TbRules, Wdl};
 
 const MAX: u8 = 4;
 
@@ -47,6 +47,7 @@ fn built() -> &'static Path {
             dir: dir.clone(),
             threads: 2,
             max: MAX,
+            limits: NMoveLimits::of(&Rules::default()),
         };
         for k in (0..LAYERS).rev() {
             build_layer(rules(), k, &placing, &|_| {}).unwrap();
@@ -74,10 +75,10 @@ fn every_layer_verifies_against_the_rules_core() {
 /// builder and of `verify`'s one-ply recomputation.
 fn minimax(tables: &Tablebases, rules: &Rules, pos: &Position) -> Wdl {
     if !pos.is_placing() {
-        let us = pos.side_to_move();
-        return match tables.probe_sets(pos.pieces(us), pos.pieces(us.opponent())) {
-            Ok(v) => Wdl::of(v),
-            Err(e) => panic!("{}: {e}", pos.fen(rules)),
+        // The moving phase from a counter of 0, under the default rule.
+        return match tables.value(pos).and_then(|v| v.rule) {
+            Some(v) => v,
+            None => panic!("{}: no value under the rule", pos.fen(rules)),
         };
     }
     let mut moves = MoveList::new();
@@ -109,7 +110,7 @@ fn minimax(tables: &Tablebases, rules: &Rules, pos: &Position) -> Wdl {
 fn layers_agree_with_a_minimax_to_the_moving_phase() {
     let dir = built();
     let game = Rules::default();
-    let tables = Tablebases::new(dir, rules());
+    let tables = Tablebases::under(dir, rules(), NMoveLimits::of(&game));
     let mut checked = [0u32; 3];
     // Layers 14 and 15: three and four placements from the moving phase.
     for k in [14, 15] {
@@ -197,6 +198,7 @@ fn a_placing_build_says_what_it_needs_and_keeps_to_its_rules() {
         dir: dir.clone(),
         threads: 1,
         max: MAX,
+        limits: NMoveLimits::of(&Rules::default()),
     };
     match build_layer(rules(), 17, &opts, &|_| {}) {
         Err(TbError::Unusable(why)) => {

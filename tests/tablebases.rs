@@ -100,46 +100,72 @@ fn small_tables_verify_and_equal_the_published_counts() {
 
 /// Every position of 3-3 to 4-4 and every counter: the engine's values
 /// under N-move rules are the minimax's. Under limits of 40 and 100 the
-/// `.dtz` values are exact; under 10, shorter than some distances to a
-/// removal in 3-3 (26 plies), the engine gives no value where it cannot
-/// know one, and never a wrong one.
+/// `.dtz` files without N-move rules are exact; under 10, shorter than
+/// some distances to a removal in 3-3 (26 plies), they are not, and the
+/// engine gives no value where it cannot know one, never a wrong one,
+/// until files are built for that limit: then it knows every one.
 #[test]
 fn values_under_the_n_move_rules_agree_with_a_minimax() {
     let dir = temp_dir("nmove");
     let rules = TbRules::from_rules(&Rules::default()).unwrap();
     build_up_to_four(&dir, rules);
-    for limit in [10, 40, 100] {
+    check_limits(&dir, &[10, 40, 100], false);
+    // Files for a limit of 10 where the ones without the rule are not
+    // exact: the pairs above 3-3.
+    let ten = mulino::tb::NMoveLimits {
+        n_move: 10,
+        endgame: 10,
+    };
+    let opts = Options {
+        dir: dir.clone(),
+        threads: 2,
+        memory: 1 << 30,
+    };
+    let mut built = Vec::new();
+    for (a, b) in build::plan(&[(4, 4)]) {
+        if !build::clean_below(&dir, rules, ten, a, b) {
+            build::build_dtz_pair(rules, ten, a, b, &opts, &|_| {}).unwrap();
+            built.push((a, b));
+        }
+    }
+    assert_eq!(built, [(4, 3), (4, 4)]);
+    check_limits(&dir, &[10], true);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `nmove_check` over 3-3 to 4-4 under each limit: no wrong value, and
+/// no unknown one where the files are exact (from 40 up, or everywhere
+/// when `all_known`).
+fn check_limits(dir: &Path, limits: &[u16], all_known: bool) {
+    for &limit in limits {
         let game = Rules {
             n_move_rule: limit,
             endgame_n_move_rule: limit,
             ..Rules::default()
         };
-        let tables = Tablebases::for_play(&dir, &game, None).unwrap();
+        let tables = Tablebases::for_play(dir, &game, None).unwrap();
         assert!(tables.check_all().1.is_empty());
         let reports = nmove_check::check(&tables, &game, &[(4, 4)], 2, |_| {});
         assert_eq!(reports.len(), 4);
         for r in &reports {
-            assert_eq!(
-                r.mismatches, 0,
-                "{limit}: {}-{}: {:?}",
-                r.own, r.opp, r.first
-            );
+            let at = format!("{limit}: {}-{}: {:?}", r.own, r.opp, r.first);
+            assert_eq!(r.mismatches, 0, "{at}");
             assert!(r.compared >= r.classes, "{r:?}");
+            if limit >= 40 || all_known {
+                assert_eq!(r.unknown, 0, "{at}");
+            }
             if limit >= 40 {
-                assert_eq!(r.unknown, 0, "{limit}: {}-{}: {:?}", r.own, r.opp, r.first);
                 assert_eq!(r.wins_drawn + r.losses_drawn, 0, "{r:?}");
             }
         }
         let three = &reports[0];
         assert_eq!((three.own, three.opp, three.longest), (3, 3, 26));
         if limit == 10 {
-            // The rule draws wins here from a counter of 0, and the engine
-            // cannot value some positions above 3-3 under it.
+            // The rule draws wins here from a counter of 0.
             assert!(three.wins_drawn > 0, "{three:?}");
-            assert!(reports.iter().any(|r| r.unknown > 0));
+            assert_eq!(all_known, reports.iter().all(|r| r.unknown == 0));
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A build reads only sound tables: a smaller table with a changed byte

@@ -22,7 +22,10 @@
 //!  56  1  longest win                     57  1  longest loss
 //!  58  6  zero
 //!  64  8  FNV-1a 64 of the slot bytes
-//!  72 56  zero
+//!  72  2  .dtz: the NMoveRule its removals were valued under (0: none)
+//!  74  2  .dtz: the EndgameNMoveRule likewise       76  4  zero
+//!  80  8  .dtz: wins and losses the rule draws at every counter
+//!  88 40  zero
 //! ```
 //!
 //! A slot byte is `0` for a draw (or a slot that holds no class), else
@@ -63,6 +66,7 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use super::rule::NMoveLimits;
 use crate::core::Rules;
 
 pub const MAGIC: &[u8; 8] = b"MULINOTB";
@@ -316,6 +320,22 @@ pub fn file_name_of(kind: Kind, own: u8, opp: u8) -> String {
     format!("mulino-{own}-{opp}.{}", kind.extension())
 }
 
+/// The file name of subspace `own-opp`'s distances to the next removal
+/// with the removals valued under `limits`: `mulino-W-B.dtz` without
+/// N-move rules (good for every limit under which the smaller subspaces
+/// are not drawn from a counter of 0), `mulino-W-B-n100-100.dtz` under
+/// `NMoveRule` 100 and `EndgameNMoveRule` 100.
+pub fn dtz_file_name(own: u8, opp: u8, limits: NMoveLimits) -> String {
+    if limits == NMoveLimits::NONE {
+        file_name_of(Kind::ToRemoval, own, opp)
+    } else {
+        format!(
+            "mulino-{own}-{opp}-n{}-{}.dtz",
+            limits.n_move, limits.endgame
+        )
+    }
+}
+
 /// The header fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
@@ -335,6 +355,10 @@ pub struct Header {
     pub max_win: u8,
     pub max_loss: u8,
     pub checksum: u64,
+    /// `.dtz`: the N-move limits the removals were valued under, and the
+    /// wins and losses the rule then draws at every counter.
+    pub limits: NMoveLimits,
+    pub cursed: u64,
 }
 
 impl Header {
@@ -374,6 +398,9 @@ impl Header {
         h[56] = self.max_win;
         h[57] = self.max_loss;
         h[64..72].copy_from_slice(&self.checksum.to_le_bytes());
+        h[72..74].copy_from_slice(&self.limits.n_move.to_le_bytes());
+        h[74..76].copy_from_slice(&self.limits.endgame.to_le_bytes());
+        h[80..88].copy_from_slice(&self.cursed.to_le_bytes());
         h
     }
 
@@ -413,6 +440,11 @@ impl Header {
             max_win: h[56],
             max_loss: h[57],
             checksum: u64_at(64),
+            limits: NMoveLimits {
+                n_move: u16::from_le_bytes([h[72], h[73]]),
+                endgame: u16::from_le_bytes([h[74], h[75]]),
+            },
+            cursed: u64_at(80),
         })
     }
 }
@@ -493,6 +525,9 @@ impl MappedTable {
         opp: u8,
         rules: TbRules,
     ) -> Result<MappedTable, TbError> {
+        if kind == Kind::ToRemoval {
+            return MappedTable::open_dtz(dir, own, opp, rules, NMoveLimits::NONE);
+        }
         let path = dir.join(file_name_of(kind, own, opp));
         MappedTable::open_path(path, kind, rules, |header, path| {
             if (header.own, header.opp) != (own, opp) {
@@ -505,6 +540,36 @@ impl MappedTable {
             // The length the index needs, not the header's word for it: a
             // probe must never read past the end.
             let slots = super::index::Subspace::new(own, opp).map_or(0, |s| s.len());
+            if header.slots != slots {
+                return Err(TbError::BadLength {
+                    path: path.to_path_buf(),
+                    found: header.slots,
+                    expected: slots,
+                });
+            }
+            Ok(slots)
+        })
+    }
+
+    /// Opens subspace `own-opp`'s `.dtz` file with its removals valued
+    /// under `limits` ([`dtz_file_name`]).
+    pub fn open_dtz(
+        dir: &Path,
+        own: u8,
+        opp: u8,
+        rules: TbRules,
+        limits: NMoveLimits,
+    ) -> Result<MappedTable, TbError> {
+        let path = dir.join(dtz_file_name(own, opp, limits));
+        MappedTable::open_path(path, Kind::ToRemoval, rules, |header, path| {
+            let slots = super::index::Subspace::new(own, opp).map_or(0, |s| s.len());
+            if (header.own, header.opp) != (own, opp) || header.limits != limits {
+                return Err(TbError::WrongSubspace {
+                    path: path.to_path_buf(),
+                    found: format!("{}-{} under {:?}", header.own, header.opp, header.limits),
+                    wanted: format!("{own}-{opp} under {limits:?}"),
+                });
+            }
             if header.slots != slots {
                 return Err(TbError::BadLength {
                     path: path.to_path_buf(),
@@ -630,6 +695,11 @@ mod tests {
             max_win: 5,
             max_loss: 8,
             checksum: 0xdead_beef,
+            limits: NMoveLimits {
+                n_move: 100,
+                endgame: 40,
+            },
+            cursed: 7,
         };
         assert_eq!(Header::parse(Path::new("x"), &h.to_bytes()).unwrap(), h);
     }

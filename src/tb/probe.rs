@@ -108,8 +108,6 @@ pub struct Tablebases {
     dtz: Vec<Entry<Loaded>>,
     /// The placing layers, by placements made.
     place: Vec<Entry<PlacingLoaded>>,
-    /// Whether the placing values are exact under `limits`.
-    placing_exact: AtomicU8,
     /// Per subspace: whether its `.dtz` values are exact under `limits`.
     exact: Vec<AtomicU8>,
     notify: Option<Notify>,
@@ -158,12 +156,17 @@ impl Tablebases {
             tb: (0..SIDE * SIDE).map(|_| Entry::new()).collect(),
             dtz: (0..SIDE * SIDE).map(|_| Entry::new()).collect(),
             place: (0..LAYERS).map(|_| Entry::new()).collect(),
-            placing_exact: AtomicU8::new(EXACT_UNKNOWN),
             exact: (0..SIDE * SIDE).map(|_| AtomicU8::new(0)).collect(),
             notify,
             checking: AtomicBool::new(false),
             checks_done: (Mutex::new(true), Condvar::new()),
         }
+    }
+
+    /// The databases in `dir` under `limits`, without the checksum gate
+    /// (for builds and checks that read values under N-move rules).
+    pub fn under(dir: &Path, rules: TbRules, limits: NMoveLimits) -> Tablebases {
+        Tablebases::with(dir, rules, limits, false, None)
     }
 
     /// The databases in `dir` for play under `rules` (their moving-phase
@@ -239,7 +242,18 @@ impl Tablebases {
         self.entries(kind)[at(own as u32, opp as u32)]
             .cell
             .get_or_init(|| {
-                let table = MappedTable::open_kind(&self.dir, kind, own, opp, self.rules)?;
+                let table = match kind {
+                    // The file built for these limits, if there is one.
+                    Kind::ToRemoval if self.limits != NMoveLimits::NONE => {
+                        match MappedTable::open_dtz(&self.dir, own, opp, self.rules, self.limits) {
+                            Err(TbError::Missing(_)) => {
+                                MappedTable::open_kind(&self.dir, kind, own, opp, self.rules)
+                            }
+                            other => other,
+                        }
+                    }
+                    _ => MappedTable::open_kind(&self.dir, kind, own, opp, self.rules),
+                }?;
                 Ok(Loaded { sub, table })
             })
             .as_ref()
@@ -297,6 +311,14 @@ impl Tablebases {
 
     fn path_of(&self, id: FileId) -> PathBuf {
         self.dir.join(match id {
+            FileId::Moving(Kind::ToRemoval, own, opp) if self.limits != NMoveLimits::NONE => {
+                let name = format::dtz_file_name(own, opp, self.limits);
+                if self.dir.join(&name).exists() {
+                    name
+                } else {
+                    format::file_name_of(Kind::ToRemoval, own, opp)
+                }
+            }
             FileId::Moving(kind, own, opp) => format::file_name_of(kind, own, opp),
             FileId::Placing(k) => super::placing::file_name(k),
         })
@@ -383,12 +405,16 @@ impl Tablebases {
         }
         let exact = self.exact(w, b);
         let limit = self.limits.limit(w, b);
-        let to_removal = match (exact, limit) {
-            (true, Some(_)) => self
-                .usable(Kind::ToRemoval, w, b)
-                .and_then(|z| format::dtz_decode(z.byte(own, opp))),
+        let dtz = match (exact, limit) {
+            (true, Some(_)) => self.usable(Kind::ToRemoval, w, b),
             _ => None,
         };
+        let to_removal = dtz.and_then(|z| format::dtz_decode(z.byte(own, opp)));
+        if dtz.is_some() && to_removal.is_none() {
+            // A file for these limits leaves the wins and losses the rule
+            // draws at every counter undecided.
+            return Some(TbValue::drawn_at_every_counter(pure));
+        }
         Some(TbValue::combine(
             pure,
             to_removal,
@@ -408,50 +434,8 @@ impl Tablebases {
         let us = pos.side_to_move();
         let code = t.code(pos.pieces(us), pos.pieces(us.opponent()))?;
         let sign = super::placing::wdl(code);
-        Some(TbValue::placing(sign, self.placing_is_exact(t.layer)))
-    }
-
-    /// Whether the placing values are exact under the limits: every
-    /// moving-phase subspace the placing layers built lead into is exact
-    /// (`exact`) and has no position the rules draw from a counter of 0.
-    #[inline]
-    fn placing_is_exact(&self, layer: Layer) -> bool {
-        match self.placing_exact.load(Relaxed) {
-            EXACT => true,
-            NOT_EXACT => false,
-            _ => self.find_placing_exact(layer.max),
-        }
-    }
-
-    #[cold]
-    fn find_placing_exact(&self, max: u8) -> bool {
-        if self.limits == NMoveLimits::NONE {
-            self.placing_exact.store(EXACT, Relaxed);
-            return true;
-        }
-        if self.checked && self.checks_running() {
-            return false;
-        }
-        let top = max.min(MAX_PIECES);
-        let all: Vec<(u8, u8)> = plan(&[(top, top)]);
-        let mut exact = true;
-        for (a, b) in all {
-            for (x, y) in [(a as u32, b as u32), (b as u32, a as u32)] {
-                let Some(limit) = self.limits.limit(x, y) else {
-                    continue;
-                };
-                match self.usable(Kind::ToRemoval, x, y) {
-                    Some(t) => {
-                        let h = &t.table.header;
-                        exact &= (h.max_win.max(h.max_loss) as u16) <= limit;
-                    }
-                    None => exact = false,
-                }
-            }
-        }
-        let state = if exact { EXACT } else { NOT_EXACT };
-        self.placing_exact.store(state, Relaxed);
-        exact
+        // The layers are exact under the limits they were built for.
+        Some(TbValue::placing(sign, t.table.header.limits == self.limits))
     }
 
     /// Whether the `.dtz` values of subspace `own-opp` are exact under the
@@ -469,7 +453,20 @@ impl Tablebases {
 
     #[cold]
     fn find_exact(&self, own: u32, opp: u32) -> bool {
-        let mut known = true;
+        // A file built for these limits is exact by construction.
+        let own_file = &self.dtz[at(own, opp)];
+        let settled =
+            !(self.checked && own_file.state.load(Acquire) == UNCHECKED && self.checks_running());
+        let for_limits = settled
+            && self.limits != NMoveLimits::NONE
+            && self
+                .usable(Kind::ToRemoval, own, opp)
+                .is_some_and(|t| t.table.header.limits == self.limits);
+        if for_limits {
+            self.exact[at(own, opp)].store(EXACT, Relaxed);
+            return true;
+        }
+        let mut known = settled;
         let mut exact = true;
         for (a, b) in plan(&[(own as u8, opp as u8)]) {
             if (a as u32, b as u32) == (own.max(opp), own.min(opp)) {
@@ -488,7 +485,7 @@ impl Tablebases {
                 match self.usable(Kind::ToRemoval, x, y) {
                     Some(t) => {
                         let h = &t.table.header;
-                        if h.max_win.max(h.max_loss) as u16 > limit {
+                        if h.cursed > 0 || h.max_win.max(h.max_loss) as u16 > limit {
                             exact = false;
                         }
                     }
@@ -692,6 +689,5 @@ impl Tablebases {
         for e in &self.exact {
             e.store(EXACT_UNKNOWN, Relaxed);
         }
-        self.placing_exact.store(EXACT_UNKNOWN, Relaxed);
     }
 }

@@ -166,6 +166,20 @@ impl TbValue {
         }
     }
 
+    /// A win or loss that the N-move rules draw at every counter (its
+    /// `.dtz` file, built for them, leaves it undecided).
+    pub fn drawn_at_every_counter(pure: Value) -> TbValue {
+        TbValue {
+            rule: Some(Wdl::Draw),
+            pure: Wdl::of(pure),
+            to_end: match pure {
+                Value::Win(d) | Value::Loss(d) => Some(d),
+                Value::Draw => None,
+            },
+            to_removal: None,
+        }
+    }
+
     /// A value of the placing phase: its sign, exact under the rules
     /// (`exact`) or not known under them.
     pub fn placing(sign: Wdl, exact: bool) -> TbValue {

@@ -14,6 +14,7 @@ use super::build::{self, Event};
 use super::format::{self, Kind, TbError, Value};
 use super::index::Subspace;
 use super::probe::{Loaded, Tablebases};
+use super::rule::NMoveLimits;
 use super::symmetry;
 use crate::core::{Bitboard, MoveList, Outcome, Position, Rules};
 
@@ -173,11 +174,15 @@ fn check_slot(
                 Ok(v) => v,
                 Err(e) => return Some(e),
             };
+            // Under N-move limits a win or loss may be drawn at every
+            // counter: no distance.
+            let limited = tbs.limits() != NMoveLimits::NONE;
             let agrees = match (pure, expected) {
                 (Value::Draw, _) => stored.is_none(),
                 (Value::Win(_), Value::Win(d)) | (Value::Loss(_), Value::Loss(d)) => {
                     stored == Some(d)
                 }
+                (_, Value::Draw) => limited && stored.is_none(),
                 _ => false,
             };
             (!agrees).then(|| {
@@ -195,18 +200,24 @@ fn to_removal(tbs: &Tablebases, after: Successor, removed: bool) -> Value {
         Value::Draw => return Value::Draw,
         v => v,
     };
-    if removed {
-        return match child {
-            Value::Loss(_) => Value::Win(1),
-            _ => Value::Loss(1),
-        };
-    }
     let z = tbs
         .dtz_table(after.own.count() as u8, after.opp.count() as u8)
         .ok()
         .and_then(|t| format::dtz_decode(t.byte(after.own, after.opp)));
+    if removed {
+        // The smaller subspace's value from a counter of 0, under the
+        // limits the table was built for.
+        let limit = tbs.limits().limit(after.own.count(), after.opp.count());
+        let stands = limit.is_none_or(|n| z.is_some_and(|z| z as u16 <= n));
+        return match child {
+            _ if !stands => Value::Draw,
+            Value::Loss(_) => Value::Win(1),
+            _ => Value::Loss(1),
+        };
+    }
     let Some(z) = z else {
-        // No distance for a decided position: a mismatch shows it.
+        // Decided without a distance: drawn at every counter (under
+        // limits), or a mismatch the caller shows.
         return Value::Draw;
     };
     match child {

@@ -12,8 +12,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 mod placing;
 
 use crate::core::Variant;
+use crate::tb::NMoveLimits;
 use crate::tb::build::{self, Event, Options};
-use crate::tb::format::Kind;
+use crate::tb::format::{Kind, MappedTable};
 use crate::tb::index::{MAX_PIECES, MIN_PIECES};
 use crate::tb::probe::Tablebases;
 use crate::tb::{TbRules, verify};
@@ -78,6 +79,16 @@ pub struct BuildArgs {
     /// the `tb` files) or `both`, pair by pair.
     #[arg(long, default_value = "both", value_parser = ["tb", "dtz", "both"])]
     pub files: String,
+    /// The N-move rule the `.dtz` files (and the placing phase) are
+    /// exact for: `NMoveRule`, and `EndgameNMoveRule` (the same unless
+    /// `--endgame-n-move` says). A pair whose smaller subspaces the rule
+    /// never draws from a counter of 0 gets files good for every such
+    /// limit (`mulino-W-B.dtz`); the others files for this one
+    /// (`mulino-W-B-n100-100.dtz`).
+    #[arg(long, default_value_t = 100)]
+    pub n_move: u16,
+    #[arg(long)]
+    pub endgame_n_move: Option<u16>,
     /// Build the placing phase too (layers 17 down to 0, after the moving
     /// phase), which needs the moving-phase `.tb` files up to 9-9.
     #[arg(long)]
@@ -197,6 +208,27 @@ fn on_event(pb: &ProgressBar) -> impl Fn(Event) + Sync + '_ {
     }
 }
 
+impl BuildArgs {
+    /// The N-move limits the files are built for.
+    pub(crate) fn limits(&self) -> NMoveLimits {
+        NMoveLimits {
+            n_move: self.n_move,
+            endgame: self.endgame_n_move.unwrap_or(self.n_move),
+        }
+    }
+}
+
+/// The limits pair `x-y`'s `.dtz` files are built under: none where every
+/// subspace below is clean under `limits` (those files serve every such
+/// limit), else `limits`.
+fn dtz_limits(dir: &Path, rules: TbRules, limits: NMoveLimits, x: u8, y: u8) -> NMoveLimits {
+    if build::clean_below(dir, rules, limits, x, y) {
+        NMoveLimits::NONE
+    } else {
+        limits
+    }
+}
+
 fn run_build(a: BuildArgs) -> Result<()> {
     let rules = tb_rules(&a.common.variant)?;
     let targets = match a.pieces {
@@ -224,14 +256,24 @@ fn run_build(a: BuildArgs) -> Result<()> {
     println!(
         "file\tslots\tclasses\tseconds\tpositions/s\tpeak_MiB\twins\tlosses\tdraws\tmax_win\tmax_loss"
     );
+    let limits = a.limits();
     for (x, y) in build::plan(&targets) {
         for &kind in kinds {
-            if build::pair_state(&opts.dir, kind, rules, x, y)? {
+            let file_limits = match kind {
+                Kind::ToRemoval => dtz_limits(&opts.dir, rules, limits, x, y),
+                _ => NMoveLimits::NONE,
+            };
+            if build::pair_state_under(&opts.dir, kind, rules, file_limits, x, y)? {
                 continue;
             }
             let pb = bar();
             pb.set_prefix(format!("{x}-{y}"));
-            let reports = build::build_pair_of(kind, rules, x, y, &opts, &on_event(&pb))?;
+            let reports = match kind {
+                Kind::ToRemoval => {
+                    build::build_dtz_pair(rules, file_limits, x, y, &opts, &on_event(&pb))?
+                }
+                _ => build::build_pair_of(kind, rules, x, y, &opts, &on_event(&pb))?,
+            };
             pb.finish_and_clear();
             print_reports(kind, &opts, rules, &reports)?;
         }
@@ -261,16 +303,19 @@ fn print_reports(
                 let tb = tbs
                     .table(r.own, r.opp)
                     .map_err(|e| anyhow::anyhow!("{e}"))?;
-                let dtz = tbs
-                    .dtz_table(r.own, r.opp)
-                    .map_err(|e| anyhow::anyhow!("{e}"))?;
-                build::summarise_dtz(&tb.sub, tb.table.slots(), dtz.table.slots(), rules)
+                let limits = r.header.limits;
+                let dtz = MappedTable::open_dtz(&opts.dir, r.own, r.opp, rules, limits)?;
+                build::summarise_dtz(&tb.sub, tb.table.slots(), dtz.slots(), rules)
             }
+        };
+        let name = match kind {
+            Kind::ToRemoval => crate::tb::format::dtz_file_name(r.own, r.opp, r.header.limits),
+            _ => crate::tb::format::file_name_of(kind, r.own, r.opp),
         };
         let classes = h.wins + h.losses + h.draws;
         println!(
             "{}\t{}\t{}\t{:.2}\t{:.0}\t{}\t{}\t{}\t{}\t{}\t{}",
-            crate::tb::format::file_name_of(kind, r.own, r.opp),
+            name,
             r.slots,
             classes,
             r.seconds,
@@ -288,7 +333,6 @@ fn print_reports(
 
 fn run_verify(a: CommonArgs) -> Result<()> {
     let rules = tb_rules(&a.variant)?;
-    let tbs = Tablebases::new(&a.dir, rules);
     let list = selected(&a)?;
     let layers = placing::layers_present(&a.dir);
     if list.is_empty() && layers.is_empty() {
@@ -296,15 +340,28 @@ fn run_verify(a: CommonArgs) -> Result<()> {
     }
     let mut bad = placing::verify(&a, rules, &layers)?;
     for (x, y) in list {
-        for kind in [Kind::ToEnd, Kind::ToRemoval] {
-            let name = crate::tb::format::file_name_of(kind, x, y);
-            if kind == Kind::ToRemoval && !a.dir.join(&name).exists() {
-                continue;
-            }
+        // The .tb file, then each .dtz file: the one without N-move rules
+        // and those built for limits, each checked under its limits.
+        let mut files = vec![(Kind::ToEnd, NMoveLimits::NONE)];
+        let free = crate::tb::format::dtz_file_name(x, y, NMoveLimits::NONE);
+        if a.dir.join(&free).exists() {
+            files.push((Kind::ToRemoval, NMoveLimits::NONE));
+        }
+        files.extend(
+            dtz_limits_present(&a.dir, x, y)
+                .into_iter()
+                .map(|l| (Kind::ToRemoval, l)),
+        );
+        for (kind, limits) in files {
+            let name = match kind {
+                Kind::ToRemoval => crate::tb::format::dtz_file_name(x, y, limits),
+                _ => crate::tb::format::file_name_of(kind, x, y),
+            };
+            let under = Tablebases::under(&a.dir, rules, limits);
             let pb = bar();
             pb.set_prefix(format!("{x}-{y}"));
             let started = Instant::now();
-            let f = verify::verify_kind(&tbs, kind, x, y, a.threads, &on_event(&pb))?;
+            let f = verify::verify_kind(&under, kind, x, y, a.threads, &on_event(&pb))?;
             pb.finish_and_clear();
             let secs = started.elapsed().as_secs_f64();
             if f.mismatches == 0 {
@@ -322,6 +379,27 @@ fn run_verify(a: CommonArgs) -> Result<()> {
         bail!("{bad} mismatches");
     }
     Ok(())
+}
+
+/// The N-move limits of the `.dtz` files of subspace `x-y` built for
+/// limits in `dir` (`mulino-x-y-nA-B.dtz`).
+fn dtz_limits_present(dir: &Path, x: u8, y: u8) -> Vec<NMoveLimits> {
+    let prefix = format!("mulino-{x}-{y}-n");
+    let mut found: Vec<NMoveLimits> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            let rest = name.strip_prefix(&prefix)?.strip_suffix(".dtz")?;
+            let (n, e) = rest.split_once('-')?;
+            Some(NMoveLimits {
+                n_move: n.parse().ok()?,
+                endgame: e.parse().ok()?,
+            })
+        })
+        .collect();
+    found.sort_by_key(|l| (l.n_move, l.endgame));
+    found
 }
 
 fn run_stats(a: StatsArgs) -> Result<()> {

@@ -25,14 +25,21 @@ pub fn build(a: &BuildArgs, rules: TbRules) -> Result<()> {
         dir: a.common.dir.clone(),
         threads: a.common.threads.max(1),
         max: a.placing_max,
+        limits: a.limits(),
     };
     println!("layer\tslots\tseconds\tpositions/s\tpeak_MiB\tbytes\twins\tdraws\tlosses");
     for k in (0..LAYERS).rev() {
         match open_layer(&opts.dir, rules, k, opts.max) {
-            Ok(t) => {
+            Ok(t) if t.header.limits == opts.limits => {
                 t.verify_checksum()?;
                 continue;
             }
+            Ok(t) => bail!(
+                "{} was built for {:?}, not {:?} (a build never replaces it: move it away first)",
+                t.path.display(),
+                t.header.limits,
+                opts.limits
+            ),
             Err(TbError::Missing(_)) => {}
             Err(e) => bail!("{e} (a build never replaces it: move it away first)"),
         }

@@ -34,9 +34,10 @@ use std::time::Instant;
 
 use super::format::{self, Header, Kind, MappedTable, TbError, TbRules, Value};
 use super::index::{MIN_PIECES, Subspace};
+use super::rule::NMoveLimits;
 use crate::core::{Bitboard, Color, Position, Setup};
 use code::Code;
-use moves::Mover;
+use moves::{Child, Mover};
 
 /// What a build reports to whoever shows progress.
 pub enum Event<'a> {
@@ -76,9 +77,9 @@ struct Side {
     sub: Subspace,
     values: Vec<Code>,
     counts: Vec<u8>,
-    /// The `.tb` table of `(opp - 1)-own`, where this side's removals lead
+    /// The subspace `(opp - 1)-own`, where this side's removals lead
     /// (none when `opp - 1` is below 3: such a removal wins).
-    removal: Option<(Subspace, MappedTable)>,
+    removal: Option<Child>,
 }
 
 /// Bytes of memory a slot takes while building: its value and its count.
@@ -127,10 +128,41 @@ pub fn build_pair(
 }
 
 /// Builds the pair's tables of kind `kind` (see [`build_pair`]); a
-/// `.dtz` pair needs the pair's own `.tb` tables as well.
+/// `.dtz` pair needs the pair's own `.tb` tables as well, and takes the
+/// smaller subspaces' values without N-move rules.
 pub fn build_pair_of(
     kind: Kind,
     rules: TbRules,
+    own: u8,
+    opp: u8,
+    opts: &Options,
+    progress: &(dyn Fn(Event) + Sync),
+) -> Result<Vec<Report>, TbError> {
+    build_with(kind, rules, NMoveLimits::NONE, own, opp, opts, progress)
+}
+
+/// Builds the pair's `.dtz` tables with the removals valued under
+/// `limits`: a removal into a smaller subspace counts as its value there
+/// from a counter of 0 under them (from that subspace's `.dtz` file that
+/// is exact under them: its own for the limits, or the one without
+/// N-move rules). The files are named for the limits
+/// (`format::dtz_file_name`); a win or loss the rule then draws at every
+/// counter is left a draw, and counted in the header.
+pub fn build_dtz_pair(
+    rules: TbRules,
+    limits: NMoveLimits,
+    own: u8,
+    opp: u8,
+    opts: &Options,
+    progress: &(dyn Fn(Event) + Sync),
+) -> Result<Vec<Report>, TbError> {
+    build_with(Kind::ToRemoval, rules, limits, own, opp, opts, progress)
+}
+
+fn build_with(
+    kind: Kind,
+    rules: TbRules,
+    limits: NMoveLimits,
     own: u8,
     opp: u8,
     opts: &Options,
@@ -144,7 +176,7 @@ pub fn build_pair_of(
     let started = Instant::now();
     reset_peak_memory();
     let m = Mover::new(rules);
-    let mut sides = open_sides(kind, rules, own, opp, opts)?;
+    let mut sides = open_sides(kind, rules, limits, own, opp, opts)?;
 
     // 1. Immediate values, in parallel over the classes of each side.
     let total: u64 = sides.iter().map(|s| s.sub.len()).sum();
@@ -165,7 +197,7 @@ pub fn build_pair_of(
     retrograde::retrograde(kind, &m, &mut sides, opts.threads.max(1), progress)?;
 
     // 3. Write, with the per-class counts in the header.
-    let mut reports = write_sides(kind, rules, &sides, opts)?;
+    let mut reports = write_sides(kind, rules, limits, &sides, opts)?;
     let seconds = started.elapsed().as_secs_f64();
     let peak = peak_memory();
     for r in &mut reports {
@@ -194,6 +226,7 @@ fn open_checked(
 fn open_sides(
     kind: Kind,
     rules: TbRules,
+    limits: NMoveLimits,
     own: u8,
     opp: u8,
     opts: &Options,
@@ -236,8 +269,18 @@ fn open_sides(
     let mut sides = Vec::new();
     for (&(a, b), sub) in counts.iter().zip(subs) {
         let removal = if b > MIN_PIECES {
-            let table = open_checked(&opts.dir, Kind::ToEnd, b - 1, a, rules)?;
-            Some((Subspace::new(b - 1, a).expect("valid counts"), table))
+            let (c, d) = (b - 1, a);
+            let tb = open_checked(&opts.dir, Kind::ToEnd, c, d, rules)?;
+            let dtz = match limits == NMoveLimits::NONE {
+                true => None,
+                false => Some(open_exact_dtz(&opts.dir, c, d, rules, limits)?),
+            };
+            Some(Child {
+                sub: Subspace::new(c, d).expect("valid counts"),
+                tb,
+                dtz,
+                limit: limits.limit(c as u32, d as u32),
+            })
         } else {
             None
         };
@@ -252,12 +295,72 @@ fn open_sides(
     Ok(sides)
 }
 
+/// The `.dtz` table of `own-opp` to use under `limits`: the one built
+/// for them, or else the one without N-move rules.
+fn open_chosen_dtz(
+    dir: &Path,
+    own: u8,
+    opp: u8,
+    rules: TbRules,
+    limits: NMoveLimits,
+) -> Result<MappedTable, TbError> {
+    match MappedTable::open_dtz(dir, own, opp, rules, limits) {
+        Err(TbError::Missing(_)) => MappedTable::open_dtz(dir, own, opp, rules, NMoveLimits::NONE),
+        other => other,
+    }
+}
+
+/// The `.dtz` table of `own-opp` exact under `limits`, checked: the one
+/// built for them, or the one without N-move rules where every subspace
+/// below it is clean ([`clean_below`]); an error otherwise.
+pub fn open_exact_dtz(
+    dir: &Path,
+    own: u8,
+    opp: u8,
+    rules: TbRules,
+    limits: NMoveLimits,
+) -> Result<MappedTable, TbError> {
+    let table = open_chosen_dtz(dir, own, opp, rules, limits)?;
+    table.verify_checksum()?;
+    if table.header.limits != limits && !clean_below(dir, rules, limits, own, opp) {
+        return Err(TbError::Unusable(format!(
+            "{} is not exact under {limits:?}: build the files of the smaller subspaces for these limits first",
+            table.path.display()
+        )));
+    }
+    Ok(table)
+}
+
+/// Whether every subspace that removals from the pair `own-opp` lead
+/// into, on down, has a `.dtz` file to use under `limits` in which the
+/// rule draws nothing from a counter of 0 (its longest distance within
+/// its limit, no win or loss drawn at every counter). Then the values of
+/// the pair without N-move rules are its values under them at a counter
+/// of 0, and its `.dtz` file without N-move rules is exact under them.
+pub fn clean_below(dir: &Path, rules: TbRules, limits: NMoveLimits, own: u8, opp: u8) -> bool {
+    let pair = (own.max(opp), own.min(opp));
+    plan(&[(own, opp)])
+        .into_iter()
+        .filter(|&p| p != pair)
+        .flat_map(|(a, b)| [(a, b), (b, a)])
+        .all(|(a, b)| {
+            let Some(limit) = limits.limit(a as u32, b as u32) else {
+                return true;
+            };
+            open_chosen_dtz(dir, a, b, rules, limits).is_ok_and(|t| {
+                let h = &t.header;
+                h.cursed == 0 && (h.max_win.max(h.max_loss) as u16) <= limit
+            })
+        })
+}
+
 /// Writes each side's finished table (unless a finished file is there
 /// already: its twin was the one missing), with its counts and checksum
 /// in the header; one report per side, its times still to be filled in.
 fn write_sides(
     kind: Kind,
     rules: TbRules,
+    limits: NMoveLimits,
     sides: &[Side],
     opts: &Options,
 ) -> Result<Vec<Report>, TbError> {
@@ -270,14 +373,28 @@ fn write_sides(
     for side in sides {
         let (own, opp) = (side.sub.own, side.sub.opp);
         let bytes = file_bytes(kind, rules, side)?;
+        let mut cursed = 0;
         if kind == Kind::ToRemoval {
             let tb = open_checked(&opts.dir, Kind::ToEnd, own, opp, rules)?;
-            same_outcomes(rules, &side.sub, tb.slots(), &side.values)?;
+            let limited = limits != NMoveLimits::NONE;
+            cursed = same_outcomes(rules, &side.sub, tb.slots(), &side.values, limited)?;
         }
         let mut header = summarise_kind(kind, &side.sub, &bytes, rules);
         header.checksum = format::checksum(&bytes);
-        let path = opts.dir.join(format::file_name_of(kind, own, opp));
-        match MappedTable::open_kind(&opts.dir, kind, own, opp, rules) {
+        header.limits = limits;
+        header.cursed = cursed;
+        let (name, existing) = match kind {
+            Kind::ToRemoval => (
+                format::dtz_file_name(own, opp, limits),
+                MappedTable::open_dtz(&opts.dir, own, opp, rules, limits),
+            ),
+            _ => (
+                format::file_name_of(kind, own, opp),
+                MappedTable::open_kind(&opts.dir, kind, own, opp, rules),
+            ),
+        };
+        let path = opts.dir.join(name);
+        match existing {
             Err(TbError::Missing(_)) => format::write_table(&path, &header, &bytes)?,
             Err(e) => return Err(e),
             Ok(_) => {}
@@ -322,9 +439,23 @@ fn file_bytes(kind: Kind, rules: TbRules, side: &Side) -> Result<Vec<u8>, TbErro
 
 /// Checks that a `.dtz` build decided the same classes, with the same
 /// signs, as the `.tb` table of its subspace: both must agree on every
-/// win, loss and draw.
-fn same_outcomes(rules: TbRules, sub: &Subspace, tb: &[u8], codes: &[Code]) -> Result<(), TbError> {
+/// win, loss and draw, except that with removals valued under N-move
+/// limits (`limited`) a win or loss may be left undecided (the rule draws
+/// it at every counter). Returns how many were.
+fn same_outcomes(
+    rules: TbRules,
+    sub: &Subspace,
+    tb: &[u8],
+    codes: &[Code],
+    limited: bool,
+) -> Result<u64, TbError> {
+    let mut cursed = 0;
     for (idx, (&t, &c)) in tb.iter().zip(codes).enumerate() {
+        let decisive = Value::decode(t) != Value::Draw;
+        if limited && decisive && c == 0 {
+            cursed += 1;
+            continue;
+        }
         let agree = match Value::decode(t) {
             Value::Draw => c == 0,
             Value::Win(_) => code::is_win(c),
@@ -338,7 +469,7 @@ fn same_outcomes(rules: TbRules, sub: &Subspace, tb: &[u8], codes: &[Code]) -> R
             });
         }
     }
-    Ok(())
+    Ok(cursed)
 }
 
 /// The header of a finished `.tb` table: class counts and longest
@@ -394,6 +525,8 @@ fn empty_header(kind: Kind, sub: &Subspace, rules: TbRules) -> Header {
         max_win: 0,
         max_loss: 0,
         checksum: 0,
+        limits: NMoveLimits::NONE,
+        cursed: 0,
     }
 }
 
@@ -430,6 +563,29 @@ pub fn peak_memory() -> u64 {
 /// [`pair_state`]); any problem with a file there counts as not done.
 pub fn pair_done(dir: &Path, rules: TbRules, own: u8, opp: u8) -> bool {
     pair_state(dir, Kind::ToEnd, rules, own, opp).is_ok_and(|done| done)
+}
+
+/// [`pair_state`] for `.dtz` files with the removals valued under
+/// `limits` (`NMoveLimits::NONE`: the files without N-move rules).
+pub fn pair_state_under(
+    dir: &Path,
+    kind: Kind,
+    rules: TbRules,
+    limits: NMoveLimits,
+    own: u8,
+    opp: u8,
+) -> Result<bool, TbError> {
+    if kind != Kind::ToRemoval {
+        return pair_state(dir, kind, rules, own, opp);
+    }
+    for (a, b) in [(own, opp), (opp, own)] {
+        match MappedTable::open_dtz(dir, a, b, rules, limits) {
+            Err(TbError::Missing(_)) => return Ok(false),
+            Err(e) => return Err(e),
+            Ok(t) => t.verify_checksum()?,
+        }
+    }
+    Ok(true)
 }
 
 /// Whether both files of kind `kind` of the pair are finished in `dir`:

@@ -67,23 +67,44 @@ pub struct Removals {
     pub all_moves_remove: bool,
 }
 
+/// The smaller subspace a side's removals lead into: its `.tb` table
+/// and, where the removals are valued under N-move limits, its `.dtz`
+/// table (exact under them) and its limit: a win or loss there counts
+/// only if its next removal is within the limit from a counter of 0.
+pub struct Child {
+    pub sub: Subspace,
+    pub tb: MappedTable,
+    pub dtz: Option<MappedTable>,
+    pub limit: Option<u16>,
+}
+
 /// Where one side's removals lead (the table of `(opp - 1)-own`, if any:
 /// none when `opp - 1` is below 3, where a removal wins), and what the
 /// build counts.
 #[derive(Clone, Copy)]
 pub struct Removing<'a> {
-    pub table: Option<&'a (Subspace, MappedTable)>,
+    pub table: Option<&'a Child>,
     pub kind: Kind,
 }
 
 impl Removing<'_> {
     /// The value, for the opponent to move, of the position after `own`
-    /// (moved) removed a piece of `opp`, leaving `opp_left`.
+    /// (moved) removed a piece of `opp`, leaving `opp_left` (under the
+    /// child's limits from a counter of 0, where it has them).
     #[inline]
     pub fn after_removal(&self, opp_left: Bitboard, own: Bitboard) -> Value {
-        match self.table {
-            None => Value::Loss(0),
-            Some((sub, table)) => Value::decode(table.slots()[sub.index(opp_left, own) as usize]),
+        let Some(c) = self.table else {
+            return Value::Loss(0);
+        };
+        let idx = c.sub.index(opp_left, own) as usize;
+        let v = Value::decode(c.tb.slots()[idx]);
+        match (&c.dtz, v) {
+            (Some(dtz), Value::Win(_) | Value::Loss(_)) => {
+                let z = super::super::format::dtz_decode(dtz.slots()[idx]);
+                let stands = z.is_some_and(|z| c.limit.is_none_or(|n| z as u16 <= n));
+                if stands { v } else { Value::Draw }
+            }
+            _ => v,
         }
     }
 

@@ -27,7 +27,7 @@ use crate::core::geometry::Geometry;
 use crate::tb::build::{Event, peak_memory};
 use crate::tb::format::{self, Header, Kind, MappedTable, TbError, TbRules, Value};
 use crate::tb::index::Subspace;
-use crate::tb::probe::Tablebases;
+use crate::tb::rule::NMoveLimits;
 use crate::tb::symmetry;
 
 /// The summary of one layer built.
@@ -52,7 +52,44 @@ enum Next<'a> {
         lookup: Vec<Option<usize>>,
         bytes: &'a [u8],
     },
-    Moving(&'a Tablebases),
+    Moving(&'a MovingTables),
+}
+
+/// The moving phase's tables that the last placement leads into, with
+/// their values at a counter of 0 under the limits the layers are built
+/// for: a `.tb` win or loss counts only if its `.dtz` distance to the
+/// next removal is within the limit.
+struct MovingTables {
+    /// By (side to move, other) count.
+    subspaces: Vec<Option<MovingSub>>,
+}
+
+struct MovingSub {
+    sub: Subspace,
+    tb: MappedTable,
+    /// The `.dtz` table exact under the limits, and the limit (none
+    /// without N-move rules).
+    dtz: Option<(MappedTable, u16)>,
+}
+
+impl MovingSub {
+    /// The two-bit value of slot `idx` at a counter of 0.
+    #[inline]
+    fn code(&self, idx: u64) -> u8 {
+        let v = Value::decode(self.tb.slots()[idx as usize]);
+        match (&self.dtz, v) {
+            (_, Value::Draw) => DRAW,
+            (None, v) => sign(v),
+            (Some((dtz, limit)), v) => {
+                let z = format::dtz_decode(dtz.slots()[idx as usize]);
+                if z.is_some_and(|z| z as u16 <= *limit) {
+                    sign(v)
+                } else {
+                    DRAW
+                }
+            }
+        }
+    }
 }
 
 /// Counts a side may have: 0 to 12.
@@ -68,7 +105,8 @@ struct Block<'a> {
     symmetry: usize,
     /// The placer's set before its placement, moved by the symmetry.
     placer: Bitboard,
-    moving: bool,
+    /// The moving phase's subspace, after the last placement.
+    moving: Option<&'a MovingSub>,
 }
 
 impl Block<'_> {
@@ -78,10 +116,9 @@ impl Block<'_> {
     fn code(&self, p: crate::core::Point) -> u8 {
         let img = self.placer ^ symmetry::point_bits(self.symmetry, p);
         let idx = self.sub.index_in_class(self.class, img);
-        if self.moving {
-            sign(Value::decode(self.bytes[idx as usize]))
-        } else {
-            get(self.bytes, self.first + idx)
+        match self.moving {
+            Some(t) => t.code(idx),
+            None => get(self.bytes, self.first + idx),
         }
     }
 }
@@ -130,22 +167,22 @@ impl<'a> Next<'a> {
                     class,
                     symmetry,
                     placer: symmetry::apply(symmetry, placer),
-                    moving: false,
+                    moving: None,
                 }
             }
             Next::Moving(tables) => {
-                let t = tables
-                    .table(o as u8, p as u8)
+                let t = tables.subspaces[o * COUNTS + p]
+                    .as_ref()
                     .expect("the moving tables were checked");
                 let (class, symmetry) = t.sub.canonical_own(to_move);
                 Block {
-                    bytes: t.table.slots(),
+                    bytes: t.tb.slots(),
                     first: 0,
                     sub: &t.sub,
                     class,
                     symmetry,
                     placer: symmetry::apply(symmetry, placer),
-                    moving: true,
+                    moving: Some(t),
                 }
             }
         }
@@ -165,9 +202,9 @@ impl<'a> Next<'a> {
                 let s = &sectors[lookup[o * COUNTS + p].expect("the next layer has the sector")];
                 get(bytes, s.first + s.sub.index(own, opp))
             }
-            Next::Moving(tables) => match tables.probe_sets(own, opp) {
-                Ok(v) => sign(v),
-                Err(_) => DRAW,
+            Next::Moving(tables) => match &tables.subspaces[o * COUNTS + p] {
+                Some(t) => t.code(t.sub.index(own, opp)),
+                None => DRAW,
             },
         }
     }
@@ -242,6 +279,10 @@ pub struct PlacingOptions {
     pub threads: usize,
     /// The most pieces a side may have in the sectors built (9: all).
     pub max: u8,
+    /// The N-move limits the values are exact under (the moving phase's
+    /// values from a counter of 0 under them); `NMoveLimits::NONE`: the
+    /// game without N-move rules.
+    pub limits: NMoveLimits,
 }
 
 /// Builds layer `k` into `opts.dir`, over layer `k + 1` there (or the
@@ -254,14 +295,22 @@ pub fn build_layer(
 ) -> Result<LayerReport, TbError> {
     let started = Instant::now();
     let layer = Layer { k, max: opts.max };
-    let moving = Tablebases::new(&opts.dir, rules);
     let next_table;
+    let moving;
     let next = if k + 1 == super::LAYERS {
-        check_moving(&moving, layer)?;
+        moving = open_moving(&opts.dir, rules, opts.limits, layer)?;
         Next::Moving(&moving)
     } else {
         next_table = open_layer(&opts.dir, rules, k + 1, opts.max)?;
         next_table.verify_checksum()?;
+        if next_table.header.limits != opts.limits {
+            return Err(TbError::Unusable(format!(
+                "{} was built for {:?}, not {:?}: move it away to build for these limits",
+                next_table.path.display(),
+                next_table.header.limits,
+                opts.limits
+            )));
+        }
         let next_layer = Layer {
             k: k + 1,
             max: opts.max,
@@ -311,6 +360,8 @@ pub fn build_layer(
         max_win: 0,
         max_loss: 0,
         checksum: format::checksum(&bytes),
+        limits: opts.limits,
+        cursed: 0,
     };
     std::fs::create_dir_all(&opts.dir).map_err(|source| TbError::Io {
         path: opts.dir.clone(),
@@ -358,33 +409,52 @@ fn value_sector(
     }
 }
 
-/// The moving-phase tables that layer 17 leads into must be there and
-/// pass their checksums.
-fn check_moving(moving: &Tablebases, layer: Layer) -> Result<(), TbError> {
+/// The moving-phase tables that layer 17 leads into, opened and checked
+/// (their checksums; the `.dtz` ones exact under `limits`).
+fn open_moving(
+    dir: &Path,
+    rules: TbRules,
+    limits: NMoveLimits,
+    layer: Layer,
+) -> Result<MovingTables, TbError> {
+    let mut subspaces: Vec<Option<MovingSub>> = (0..COUNTS * COUNTS).map(|_| None).collect();
+    let needed = |why: String| {
+        let with = if limits == NMoveLimits::NONE {
+            ""
+        } else {
+            " and .dtz"
+        };
+        TbError::Unusable(format!(
+            "the placing phase needs the moving phase's .tb{with} files up to {m}-{m} \
+             (`mulino tb build --pieces {m}` builds them): {why}",
+            m = layer.max
+        ))
+    };
     for s in layer.sectors() {
         // Black places its last piece: White then moves with its pieces
         // (one fewer after a removal) against Black's, one more.
         for white in s.opp.saturating_sub(1).max(3)..=s.opp {
             let black = s.own + 1;
-            if black < 3 {
+            let slot = white as usize * COUNTS + black as usize;
+            if black < 3 || subspaces[slot].is_some() {
                 continue;
             }
-            let needed = |why: String| {
-                TbError::Unusable(format!(
-                    "the placing phase needs the moving phase's .tb files up to {m}-{m} \
-                     (`mulino tb build --pieces {m}` builds them): {why}",
-                    m = layer.max
-                ))
+            let tb =
+                MappedTable::open(dir, white, black, rules).map_err(|e| needed(e.to_string()))?;
+            tb.verify_checksum().map_err(|e| needed(e.to_string()))?;
+            let dtz = match limits.limit(white as u32, black as u32) {
+                None => None,
+                Some(limit) => {
+                    let t = crate::tb::build::open_exact_dtz(dir, white, black, rules, limits)
+                        .map_err(|e| needed(e.to_string()))?;
+                    Some((t, limit))
+                }
             };
-            let t = moving
-                .table(white, black)
-                .map_err(|e| needed(e.to_string()))?;
-            t.table
-                .verify_checksum()
-                .map_err(|e| needed(e.to_string()))?;
+            let sub = Subspace::new(white, black).expect("valid counts");
+            subspaces[slot] = Some(MovingSub { sub, tb, dtz });
         }
     }
-    Ok(())
+    Ok(MovingTables { subspaces })
 }
 
 /// Opens layer `k`'s file in `dir`, built for `rules` and for sectors of

@@ -33,7 +33,7 @@ pub fn verify_layer(
     } else {
         None
     };
-    let moving = Tablebases::new(dir, rules);
+    let moving = Tablebases::under(dir, rules, table.header.limits);
     let game = rules.game_rules();
     let findings = Mutex::new(Findings::default());
     let mut counts = [0u64; 3];
@@ -138,9 +138,11 @@ impl Context<'_> {
                     sector.first + sector.sub.index(own, opp),
                 )))
             }
-            None => match self.moving.probe_sets(own, opp) {
-                Ok(v) => Ok(Wdl::of(v)),
-                Err(e) => Err(format!("successor table: {e}")),
+            None => match self.moving.value(&child.with_rule50(0)) {
+                Some(v) => v.rule.ok_or_else(|| {
+                    "a successor whose value under the limits is not known".to_string()
+                }),
+                None => Err("a successor the moving tables do not hold".to_string()),
             },
         }
     }

@@ -111,6 +111,9 @@ pub struct Tablebases {
     /// Per subspace: whether its `.dtz` values are exact under `limits`.
     exact: Vec<AtomicU8>,
     notify: Option<Notify>,
+    /// The kinds of file (bits: 1 `.dtz`, 2 placing) found missing as a
+    /// whole.
+    told_kinds: AtomicU8,
     /// Whether a background check is under way.
     checking: AtomicBool,
     /// Set when the background check has looked at every file.
@@ -158,6 +161,7 @@ impl Tablebases {
             place: (0..LAYERS).map(|_| Entry::new()).collect(),
             exact: (0..SIDE * SIDE).map(|_| AtomicU8::new(0)).collect(),
             notify,
+            told_kinds: AtomicU8::new(0),
             checking: AtomicBool::new(false),
             checks_done: (Mutex::new(true), Condvar::new()),
         }
@@ -330,6 +334,26 @@ impl Tablebases {
             return;
         }
         let path = self.path_of(id);
+        // A kind of file the directory has none of is told once for all
+        // of them (.dtz files, in an older set), or not at all (placing
+        // layers: without them the placing phase is searched, as always).
+        let kind = match id {
+            FileId::Moving(Kind::ToRemoval, ..) => Some((
+                1,
+                "no .dtz files: wins and losses count under the N-move rules only when they end in time",
+            )),
+            FileId::Placing(_) => Some((2, "")),
+            FileId::Moving(..) => None,
+        };
+        if let Some((bit, what)) = kind {
+            if !path.exists() && self.none_of(id) {
+                let first = self.told_kinds.fetch_or(bit, Relaxed) & bit == 0;
+                if first && !what.is_empty() {
+                    self.tell(&format!("{}: {what}", self.dir.display()));
+                }
+                return;
+            }
+        }
         let what = match id {
             _ if !path.exists() => format!("{} is missing", path.display()),
             FileId::Moving(kind, own, opp) => match self.loaded(kind, own, opp) {
@@ -348,6 +372,16 @@ impl Tablebases {
             _ => "its positions have no database value",
         };
         self.tell(&format!("{what}: {consequence}"));
+    }
+
+    /// Whether the directory holds no file of `id`'s kind.
+    fn none_of(&self, id: FileId) -> bool {
+        let same = |f: &FileId| match (f, id) {
+            (FileId::Placing(_), FileId::Placing(_)) => true,
+            (FileId::Moving(a, ..), FileId::Moving(b, ..)) => *a == b,
+            _ => false,
+        };
+        !self.files().iter().any(same)
     }
 
     fn tell(&self, what: &str) {

@@ -11,6 +11,28 @@ use crate::tb::Value;
 /// `0`: not known (a draw once the build ends); else `1 + 2 d + win`.
 pub type Code = u16;
 
+/// A slot the build knows stays a draw, so that it never searches it: in
+/// a `.dtz` build, a draw of the pair's own `.tb` table (no limit on
+/// the plies to the next removal makes a draw decided). Not a win; written
+/// as a draw ([`settle`]).
+pub const NEVER: Code = u16::MAX;
+
+/// Whether a code is a win or a loss.
+#[inline]
+pub const fn is_decided(c: Code) -> bool {
+    c != 0 && c != NEVER
+}
+
+/// Turns the slots known to stay draws into plain draws, once a build
+/// has ended.
+pub fn settle(values: &mut [Code]) {
+    for v in values {
+        if *v == NEVER {
+            *v = 0;
+        }
+    }
+}
+
 /// The code of a loss at distance `d`.
 #[inline]
 pub const fn loss(d: u16) -> Code {
@@ -89,5 +111,10 @@ mod tests {
         assert_eq!(to_value(0), Some(Value::Draw));
         assert!(!is_win(0));
         assert_eq!(to_value(win(300)), None);
+        assert!(!is_win(NEVER) && !is_decided(NEVER) && !is_decided(0));
+        assert!(is_decided(loss(0)) && is_decided(win(253)));
+        let mut slots = [NEVER, win(3), 0, NEVER];
+        settle(&mut slots);
+        assert_eq!(slots, [0, win(3), 0, 0]);
     }
 }

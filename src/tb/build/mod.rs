@@ -80,6 +80,9 @@ struct Side {
     /// The subspace `(opp - 1)-own`, where this side's removals lead
     /// (none when `opp - 1` is below 3: such a removal wins).
     removal: Option<Child>,
+    /// In a `.dtz` build, the side's own `.tb` table: its draws stay
+    /// draws under every limit, so the build never searches them.
+    pure: Option<MappedTable>,
 }
 
 /// Bytes of memory a slot takes while building: its value and its count.
@@ -195,6 +198,9 @@ fn build_with(
         total: 0,
     });
     retrograde::retrograde(kind, &m, &mut sides, opts.threads.max(1), progress)?;
+    for side in &mut sides {
+        code::settle(&mut side.values);
+    }
 
     // 3. Write, with the per-class counts in the header.
     let mut reports = write_sides(kind, rules, limits, &sides, opts)?;
@@ -261,13 +267,12 @@ fn open_sides(
             limit_gib: gib(opts.memory),
         });
     }
-    if kind == Kind::ToRemoval {
-        for &(a, b) in &counts {
-            open_checked(&opts.dir, Kind::ToEnd, a, b, rules)?;
-        }
-    }
     let mut sides = Vec::new();
     for (&(a, b), sub) in counts.iter().zip(subs) {
+        let pure = match kind {
+            Kind::ToRemoval => Some(open_checked(&opts.dir, Kind::ToEnd, a, b, rules)?),
+            Kind::ToEnd | Kind::Placing => None,
+        };
         let removal = if b > MIN_PIECES {
             let (c, d) = (b - 1, a);
             let tb = open_checked(&opts.dir, Kind::ToEnd, c, d, rules)?;
@@ -290,6 +295,7 @@ fn open_sides(
             values: vec![0; len],
             counts: vec![0; len],
             removal,
+            pure,
         });
     }
     Ok(sides)

@@ -48,7 +48,7 @@ pub fn retrograde(
     let top = sides
         .iter()
         .flat_map(|s| s.values.iter().copied())
-        .filter(|&c| c != 0)
+        .filter(|&c| code::is_decided(c))
         .map(|c| code::distance(c) as u32)
         .max()
         .unwrap_or(0);
@@ -80,7 +80,7 @@ pub fn retrograde(
             let above = shared.iter().any(|s| {
                 s.values
                     .iter()
-                    .any(|v| matches!(v.load(Relaxed), c if c != 0 && code::distance(c) as u32 > level + 1))
+                    .any(|v| matches!(v.load(Relaxed), c if code::is_decided(c) && code::distance(c) as u32 > level + 1))
             });
             if !above {
                 return Ok(());

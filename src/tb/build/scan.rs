@@ -2,7 +2,9 @@
 //! move has lost (distance 0). The shortest removal win is stored as a
 //! tentative win; a position all of whose moves remove, and lose, is lost
 //! at the longest of them. (Whether each value fits its file is checked
-//! when the file is written.)
+//! when the file is written.) A `.dtz` build marks the draws of the
+//! pair's `.tb` table as draws for good (`code::NEVER`) and searches only
+//! its wins and losses.
 
 use std::sync::Mutex;
 
@@ -27,6 +29,9 @@ pub fn scan(
         kind,
     };
     let sub = &side.sub;
+    // A `.dtz` build leaves the draws of the pair's own `.tb` table
+    // unsearched: no limit makes them decided.
+    let pure = side.pure.as_ref().map(|t| t.slots());
     // Each chunk of classes owns a disjoint piece of `values`.
     let chunks: Vec<(usize, &mut [Code])> = side
         .values
@@ -51,6 +56,11 @@ pub fn scan(
                                 return;
                             }
                             let slot = &mut slots[(idx - base) as usize];
+                            if pure.is_some_and(|tb| Value::decode(tb[idx as usize]) == Value::Draw)
+                            {
+                                *slot = code::NEVER;
+                                return;
+                            }
                             let empty = !(own | opp);
                             if !m.flies(own) && (own & m.g.neighbours(empty)).is_empty() {
                                 *slot = code::loss(0);

@@ -650,7 +650,8 @@ fn tightest(
 
 /// The measure of issue 25's play (ignored in the ordinary run; it plays
 /// many games): positions sampled from the subspaces up to 5-5 (or those
-/// of `MULINO_TB_DIR`, with `MULINO_SAMPLES` positions each), each at the
+/// of `MULINO_TB_DIR` up to 6-6, with `MULINO_SAMPLES` positions each;
+/// `.dtz` files exact under `NMoveRule 100`), each at the
 /// counter where the N-move rule is tightest: a win with exactly the
 /// plies to its next removal left, played by the engine against a
 /// defender that delays the removal as long as it can, must be won; a
@@ -673,7 +674,14 @@ fn sampled_rule_wins_are_won_and_rule_draws_held() {
     e.use_tablebases(&dir);
     let limits = mulino::tb::NMoveLimits::of(&rules);
     let mut tally = [0usize; 4];
-    for (own, opp) in [(5, 5), (5, 4), (4, 5), (5, 3), (4, 4), (3, 4), (3, 3)] {
+    // Every subspace of the directory, up to 6-6, largest first.
+    let mut pairs: Vec<(u8, u8)> = (3..=6u8)
+        .flat_map(|a| (3..=6u8).map(move |b| (a, b)))
+        .filter(|&(a, b)| tb.table(a, b).is_ok() && tb.dtz_table(a, b).is_ok())
+        .collect();
+    pairs.sort_by_key(|&(a, b)| std::cmp::Reverse((a + b, a)));
+    assert!(!pairs.is_empty(), "no tables in {}", dir.display());
+    for (own, opp) in pairs {
         let limit = limits.limit(own as u32, opp as u32).unwrap();
         let positions = tightest(&tb, tb_rules, own, opp, limit, samples);
         for (start, win) in &positions {

@@ -24,7 +24,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 use super::build::{self, plan};
 use super::format::Value;
@@ -119,9 +119,30 @@ fn solve_pair(
         .map(|s| (0..s.len()).map(|_| Default::default()).collect())
         .collect();
     let tb_rules = tables.tb_rules();
+    // Only the wins and losses without N-move rules can be decided at
+    // some r: each layer looks at those still undecided, and no more.
+    let mut todo: Vec<Vec<u64>> = subs
+        .iter()
+        .map(|sub| {
+            let mut idx: Vec<u64> = sub
+                .par_classes(
+                    threads,
+                    Vec::new,
+                    |mine, idx, own, opp| {
+                        if !matches!(tables.probe_sets(own, opp), Ok(Value::Draw)) {
+                            mine.push(idx);
+                        }
+                    },
+                    |_| {},
+                )
+                .concat();
+            idx.sort_unstable();
+            idx
+        })
+        .collect();
     let mut r: u32 = 0;
     loop {
-        let found = AtomicU64::new(0);
+        let mut found = 0;
         for (i, sub) in subs.iter().enumerate() {
             let twin = if subs.len() == 1 { 0 } else { 1 - i };
             // The value of a successor for its side to move, as far as
@@ -144,27 +165,22 @@ fn solve_pair(
                     r.checked_sub(1).and_then(|prev| decided_by(c, prev))
                 }
             };
-            sub.par_classes(
-                threads,
-                MoveList::new,
-                |moves, idx, own, opp| {
-                    let undecided = codes[i][idx as usize].load(Relaxed) == 0;
-                    if !undecided || matches!(tables.probe_sets(own, opp), Ok(Value::Draw)) {
-                        return;
-                    }
-                    let Some(pos) = build::position(tb_rules, own, opp) else {
-                        return;
-                    };
-                    if let Some(w) = layer_value(rules, &pos, r, moves, child) {
-                        let code = 1 + 2 * r as Code + (w == Wdl::Win) as Code;
-                        codes[i][idx as usize].store(code, Relaxed);
-                        found.fetch_add(1, Relaxed);
-                    }
-                },
-                |_| {},
-            );
+            let decided = one_layer(&todo[i], threads, |moves, idx| {
+                let (own, opp) = sub.position(idx);
+                let pos = build::position(tb_rules, own, opp)?;
+                let w = layer_value(rules, &pos, r, moves, &child)?;
+                let code = 1 + 2 * r as Code + (w == Wdl::Win) as Code;
+                codes[i][idx as usize].store(code, Relaxed);
+                Some(())
+            });
+            found += decided;
         }
-        if found.into_inner() == 0 && r > 0 {
+        // What this layer decided leaves the lists only now, so that
+        // every position of the layer saw the same layer r - 1.
+        for (i, list) in todo.iter_mut().enumerate() {
+            list.retain(|&idx| codes[i][idx as usize].load(Relaxed) == 0);
+        }
+        if found == 0 && r > 0 {
             break;
         }
         r += 1;
@@ -173,6 +189,37 @@ fn solve_pair(
         .into_iter()
         .map(|v| v.into_iter().map(|a| a.into_inner()).collect())
         .collect()
+}
+
+/// Runs `decide` on every slot of `todo`, split over `threads` in
+/// chunks; how many it decided (returned `Some`).
+fn one_layer(
+    todo: &[u64],
+    threads: usize,
+    decide: impl Fn(&mut MoveList, u64) -> Option<()> + Sync,
+) -> u64 {
+    const CHUNK: usize = 1 << 14;
+    let next = AtomicUsize::new(0);
+    let found = AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                let mut moves = MoveList::new();
+                let mut mine = 0;
+                loop {
+                    let start = next.fetch_add(CHUNK, Relaxed);
+                    if start >= todo.len() {
+                        break;
+                    }
+                    for &idx in &todo[start..(start + CHUNK).min(todo.len())] {
+                        mine += decide(&mut moves, idx).is_some() as u64;
+                    }
+                }
+                found.fetch_add(mine, Relaxed);
+            });
+        }
+    });
+    found.into_inner()
 }
 
 /// `V(pos, r)` where it is decided: `None` for a draw. `child(next,

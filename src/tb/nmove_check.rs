@@ -168,7 +168,7 @@ fn solve_pair(
             let decided = one_layer(&todo[i], threads, |moves, idx| {
                 let (own, opp) = sub.position(idx);
                 let pos = build::position(tb_rules, own, opp)?;
-                let w = layer_value(rules, &pos, r, moves, &child)?;
+                let w = layer_value(rules, &pos, r, moves, child)?;
                 let code = 1 + 2 * r as Code + (w == Wdl::Win) as Code;
                 codes[i][idx as usize].store(code, Relaxed);
                 Some(())

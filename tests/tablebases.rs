@@ -159,7 +159,10 @@ fn check_limits(dir: &Path, limits: &[u16], all_known: bool) {
             }
         }
         let three = &reports[0];
-        assert_eq!((three.own, three.opp, three.longest), (3, 3, 26));
+        // Its longest distance to a removal is 26 plies; the thresholds
+        // are looked for up to the limit.
+        assert_eq!((three.own, three.opp), (3, 3));
+        assert_eq!(three.longest, 26.min(limit), "{three:?}");
         if limit == 10 {
             // The rule draws wins here from a counter of 0.
             assert!(three.wins_drawn > 0, "{three:?}");

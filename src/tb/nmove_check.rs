@@ -12,7 +12,9 @@
 //! limit), which the same minimax gave before. A position decided at `r`
 //! stays decided for every larger `r` (more room only helps the side that
 //! can force a removal), so each position has one threshold, the least `r`
-//! at which it is decided, and the layers stop when one decides nothing.
+//! at which it is decided, and the layers stop when one decides nothing,
+//! or at the limit (no counter leaves more plies than that: a threshold
+//! past it is a draw at every counter, and is not looked for).
 //! The `.tb` values serve only to skip the draws without N-move rules,
 //! which no rule can turn into wins (`tb verify` checks those values
 //! against the same move generation).
@@ -49,7 +51,8 @@ pub struct SubspaceCheck {
     pub losses_drawn: u64,
     /// (position, counter) pairs of such wins that the rules draw.
     pub win_counters_drawn: u64,
-    /// The largest threshold of the subspace.
+    /// The largest threshold of the subspace, up to its limit (past it
+    /// the layers are not looked for).
     pub longest: u16,
     /// Values the engine gives that the minimax does not (the first few
     /// of these and the next, as text).
@@ -140,6 +143,9 @@ fn solve_pair(
             idx
         })
         .collect();
+    // The pair's limit (both sides have the same pieces).
+    let (a, b) = pair[0];
+    let last = limits.limit(a as u32, b as u32).map(u32::from);
     let mut r: u32 = 0;
     loop {
         let mut found = 0;
@@ -180,7 +186,9 @@ fn solve_pair(
         for (i, list) in todo.iter_mut().enumerate() {
             list.retain(|&idx| codes[i][idx as usize].load(Relaxed) == 0);
         }
-        if found == 0 && r > 0 {
+        // No counter leaves more than the limit: a threshold past it
+        // is a draw at every counter, like no threshold.
+        if (found == 0 && r > 0) || last.is_some_and(|n| r >= n) {
             break;
         }
         r += 1;

@@ -129,14 +129,45 @@ fn values_under_the_n_move_rules_agree_with_a_minimax() {
         }
     }
     assert_eq!(built, [(4, 3), (4, 4)]);
-    check_limits(&dir, &[10], true);
+    let reports = check_limits(&dir, &[10], true);
+    // `tb stats` counts the wins and losses the rule draws from a counter
+    // of 0 from the files the engine uses under the limit (the ones for
+    // 10 where they exist): the minimax's counts.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mulino"))
+        .args(["tb", "stats", "--limits", "10", "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    for r in &reports {
+        let row = format!("10\t{}-{}\t", r.own, r.opp);
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&row))
+            .unwrap_or_else(|| panic!("{text}"));
+        let f: Vec<&str> = line.split('\t').collect();
+        let counts = (
+            f[3].parse::<u64>().unwrap(),
+            f[4].parse::<u64>().unwrap(),
+            f[5].parse::<u64>().unwrap(),
+        );
+        assert_eq!(
+            counts,
+            (r.wins_drawn, r.losses_drawn, r.win_counters_drawn),
+            "{line}"
+        );
+        assert_eq!(f[6], "yes", "{line}");
+    }
+    assert!(reports.iter().any(|r| r.wins_drawn > 0));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `nmove_check` over 3-3 to 4-4 under each limit: no wrong value, and
 /// no unknown one where the files are exact (from 40 up, or everywhere
-/// when `all_known`).
-fn check_limits(dir: &Path, limits: &[u16], all_known: bool) {
+/// when `all_known`); the reports of the last limit.
+fn check_limits(dir: &Path, limits: &[u16], all_known: bool) -> Vec<nmove_check::SubspaceCheck> {
+    let mut last = Vec::new();
     for &limit in limits {
         let game = Rules {
             n_move_rule: limit,
@@ -168,7 +199,9 @@ fn check_limits(dir: &Path, limits: &[u16], all_known: bool) {
             assert!(three.wins_drawn > 0, "{three:?}");
             assert_eq!(all_known, reports.iter().all(|r| r.unknown == 0));
         }
+        last = reports;
     }
+    last
 }
 
 /// A build reads only sound tables: a smaller table with a changed byte

@@ -432,7 +432,7 @@ fn run_stats(a: StatsArgs) -> Result<()> {
         }
         println!("{row}{note}");
     }
-    nmove_stats(&tbs, rules, &selected(&a.common)?, &a.limits);
+    nmove_stats(&a.common.dir, &tbs, rules, &selected(&a.common)?, &a.limits);
     placing::stats(&a.common.dir, rules)?;
     if differ > 0 {
         bail!("{differ} subspaces differ from the published values");
@@ -510,21 +510,18 @@ fn run_nmove(a: NmoveArgs) -> Result<()> {
 
 /// For each subspace with a `.dtz` file and each limit: the longest
 /// distance to the next removal, the wins and losses the rule draws from
-/// a counter of 0, and the (position, counter) pairs of wins it draws;
-/// `exact` says whether the smaller subspaces' values stand under the
-/// limit (else the counts take them as if they did).
-fn nmove_stats(tbs: &Tablebases, rules: TbRules, list: &[(u8, u8)], limits: &[u16]) {
+/// a counter of 0, and the (position, counter) pairs of wins it draws,
+/// from the file the engine uses under the limit (the one built for it,
+/// or the one without N-move rules); `exact` says whether that file's
+/// values stand under the limit (else the counts take them as if they
+/// did).
+fn nmove_stats(dir: &Path, tbs: &Tablebases, rules: TbRules, list: &[(u8, u8)], limits: &[u16]) {
     let rows: Vec<(u8, u8)> = list
         .iter()
         .copied()
-        .filter(|&(x, y)| tbs.dtz_table(x, y).is_ok())
+        .filter(|&(x, y)| tbs.table(x, y).is_ok())
         .collect();
-    if rows.is_empty() {
-        return;
-    }
-    println!(
-        "# N-move rule\tsubspace\tlongest_to_removal\twins_drawn_at_0\tlosses_drawn_at_0\twin_counters_drawn\texact"
-    );
+    let mut lines = Vec::new();
     // Longest distances first, to tell for each limit which subspaces
     // are drawn from 0 somewhere.
     let longest = |x: u8, y: u8| {
@@ -539,18 +536,27 @@ fn nmove_stats(tbs: &Tablebases, rules: TbRules, list: &[(u8, u8)], limits: &[u1
             ..crate::core::Rules::default()
         };
         let lim = crate::tb::NMoveLimits::of(&game);
+        let under = Tablebases::under(dir, rules, lim);
         for &(x, y) in &rows {
-            let (Ok(tb), Ok(dtz)) = (tbs.table(x, y), tbs.dtz_table(x, y)) else {
+            let (Ok(tb), Ok(dtz)) = (tbs.table(x, y), under.dtz_table(x, y)) else {
                 continue;
             };
+            let built_for_it = dtz.table.header.limits == lim;
             let limit = lim.limit(x as u32, y as u32).unwrap_or(u16::MAX);
             let (mut wins, mut losses, mut pairs) = (0u64, 0u64, 0u64);
             for (t, z) in tb.table.slots().iter().zip(dtz.table.slots()) {
-                let Some(z) = crate::tb::format::dtz_decode(*z) else {
-                    continue;
+                let (win, z) = match (
+                    crate::tb::Value::decode(*t),
+                    crate::tb::format::dtz_decode(*z),
+                ) {
+                    (crate::tb::Value::Draw, _) => continue,
+                    (v, z) => (
+                        matches!(v, crate::tb::Value::Win(_)),
+                        // None: a file built for the limit left it a
+                        // draw at every counter.
+                        z.map_or(u16::MAX, u16::from),
+                    ),
                 };
-                let win = matches!(crate::tb::Value::decode(*t), crate::tb::Value::Win(_));
-                let z = z as u16;
                 if z > limit {
                     if win { wins += 1 } else { losses += 1 }
                 }
@@ -562,20 +568,28 @@ fn nmove_stats(tbs: &Tablebases, rules: TbRules, list: &[(u8, u8)], limits: &[u1
                     };
                 }
             }
-            let exact = build::plan(&[(x, y)])
-                .iter()
-                .filter(|&&p| p != (x.max(y), x.min(y)))
-                .all(|&(a, b)| {
-                    [(a, b), (b, a)].iter().all(|&(p, q)| {
-                        (longest(p, q) as u16) <= lim.limit(p as u32, q as u32).unwrap_or(u16::MAX)
-                    })
-                });
-            println!(
+            let exact = built_for_it
+                || build::plan(&[(x, y)])
+                    .iter()
+                    .filter(|&&p| p != (x.max(y), x.min(y)))
+                    .all(|&(a, b)| {
+                        [(a, b), (b, a)].iter().all(|&(p, q)| {
+                            (longest(p, q) as u16)
+                                <= lim.limit(p as u32, q as u32).unwrap_or(u16::MAX)
+                        })
+                    });
+            lines.push(format!(
                 "{n}\t{x}-{y}\t{}\t{wins}\t{losses}\t{pairs}\t{}",
-                longest(x, y),
+                dtz.table.header.max_win.max(dtz.table.header.max_loss),
                 if exact { "yes" } else { "no" }
-            );
+            ));
         }
+    }
+    if !lines.is_empty() {
+        println!(
+            "# N-move rule\tsubspace\tlongest_to_removal\twins_drawn_at_0\tlosses_drawn_at_0\twin_counters_drawn\texact"
+        );
+        println!("{}", lines.join("\n"));
     }
     let _ = rules;
 }

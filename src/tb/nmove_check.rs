@@ -17,7 +17,10 @@
 //! past it is a draw at every counter, and is not looked for).
 //! The `.tb` values serve only to skip the draws without N-move rules,
 //! which no rule can turn into wins (`tb verify` checks those values
-//! against the same move generation).
+//! against the same move generation). The moves of each remaining
+//! position are generated once: the removals' values are fixed (their
+//! subspace is done), and the successors that remove nothing are kept as
+//! slots, which each layer reads.
 //!
 //! The engine's value at counter `c` is then compared with `V(P, limit -
 //! c)` at every counter where either could change: 0, the last one before
@@ -122,12 +125,18 @@ fn solve_pair(
         .map(|s| (0..s.len()).map(|_| Default::default()).collect())
         .collect();
     let tb_rules = tables.tb_rules();
+    // The pair's limit (both sides have the same pieces).
+    let (a, b) = pair[0];
+    let last = limits.limit(a as u32, b as u32).map(u32::from);
     // Only the wins and losses without N-move rules can be decided at
-    // some r: each layer looks at those still undecided, and no more.
-    let mut todo: Vec<Vec<u64>> = subs
+    // some r: their moves are generated once, and each layer looks at
+    // those still undecided, and no more.
+    let mut todo: Vec<(Vec<Entry>, Vec<u32>)> = subs
         .iter()
-        .map(|sub| {
-            let mut idx: Vec<u64> = sub
+        .enumerate()
+        .map(|(i, sub)| {
+            let twin = &subs[if subs.len() == 1 { 0 } else { 1 - i }];
+            let mut slots: Vec<u64> = sub
                 .par_classes(
                     threads,
                     Vec::new,
@@ -139,52 +148,55 @@ fn solve_pair(
                     |_| {},
                 )
                 .concat();
-            idx.sort_unstable();
-            idx
+            slots.sort_unstable();
+            prepare(&slots, threads, |moves, succ, idx| {
+                let (own, opp) = sub.position(idx);
+                let pos = build::position(tb_rules, own, opp)?;
+                Some(moves_of(rules, limits, &pos, moves, done, twin, succ))
+            })
         })
         .collect();
-    // The pair's limit (both sides have the same pieces).
-    let (a, b) = pair[0];
-    let last = limits.limit(a as u32, b as u32).map(u32::from);
     let mut r: u32 = 0;
     loop {
         let mut found = 0;
-        for (i, sub) in subs.iter().enumerate() {
-            let twin = if subs.len() == 1 { 0 } else { 1 - i };
-            // The value of a successor for its side to move, as far as
-            // layer r - 1 (or the smaller subspace, from a counter of 0)
-            // knows it.
-            let child = |child: &Position, removed: bool| {
-                let us = child.side_to_move();
-                let (o, p) = (child.pieces(us), child.pieces(us.opponent()));
-                if removed {
-                    let key = (o.count() as u8, p.count() as u8);
-                    let c = Subspace::new(key.0, key.1)
-                        .map(|s| done[&key][s.index(o, p) as usize])
-                        .unwrap_or(0);
-                    match limits.limit(o.count(), p.count()) {
-                        Some(n) => decided_by(c, n as u32),
-                        None => decided_by(c, u32::MAX),
+        for (i, (entries, succ)) in todo.iter().enumerate() {
+            let twin = &codes[if subs.len() == 1 { 0 } else { 1 - i }];
+            found += one_layer(entries, threads, |e| {
+                let w = match (e.moves, r) {
+                    (Moves::None, _) => Wdl::Loss,
+                    (_, 0) => return false,
+                    (Moves::WinAtOnce, _) => Wdl::Win,
+                    (Moves::Open { holds }, _) => {
+                        // The value of each successor for its side to
+                        // move, as far as layer r - 1 knows it.
+                        let mut all_lose = !holds;
+                        let mut wins = false;
+                        for &s in &succ[e.first..e.first + e.len as usize] {
+                            match decided_by(twin[s as usize].load(Relaxed), r - 1) {
+                                Some(Wdl::Loss) => {
+                                    wins = true;
+                                    break;
+                                }
+                                Some(Wdl::Win) => {}
+                                _ => all_lose = false,
+                            }
+                        }
+                        match (wins, all_lose) {
+                            (true, _) => Wdl::Win,
+                            (false, true) => Wdl::Loss,
+                            (false, false) => return false,
+                        }
                     }
-                } else {
-                    let c = codes[twin][subs[twin].index(o, p) as usize].load(Relaxed);
-                    r.checked_sub(1).and_then(|prev| decided_by(c, prev))
-                }
-            };
-            let decided = one_layer(&todo[i], threads, |moves, idx| {
-                let (own, opp) = sub.position(idx);
-                let pos = build::position(tb_rules, own, opp)?;
-                let w = layer_value(rules, &pos, r, moves, child)?;
+                };
                 let code = 1 + 2 * r as Code + (w == Wdl::Win) as Code;
-                codes[i][idx as usize].store(code, Relaxed);
-                Some(())
+                codes[i][e.slot as usize].store(code, Relaxed);
+                true
             });
-            found += decided;
         }
         // What this layer decided leaves the lists only now, so that
         // every position of the layer saw the same layer r - 1.
-        for (i, list) in todo.iter_mut().enumerate() {
-            list.retain(|&idx| codes[i][idx as usize].load(Relaxed) == 0);
+        for (i, (entries, _)) in todo.iter_mut().enumerate() {
+            entries.retain(|e| codes[i][e.slot as usize].load(Relaxed) == 0);
         }
         // No counter leaves more than the limit: a threshold past it
         // is a draw at every counter, like no threshold.
@@ -199,28 +211,155 @@ fn solve_pair(
         .collect()
 }
 
-/// Runs `decide` on every slot of `todo`, split over `threads` in
-/// chunks; how many it decided (returned `Some`).
-fn one_layer(
-    todo: &[u64],
+/// What a position's moves lead to, apart from the layers: found once
+/// with the rules core's move generation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Moves {
+    /// No legal move: lost at once.
+    None,
+    /// A move wins whatever the layer: the game ends, or a removal leads
+    /// to a loss for the opponent in the smaller subspace.
+    WinAtOnce,
+    /// The rest: the successors that remove nothing (listed), and whether
+    /// a removal leads to a draw (so the position never loses).
+    Open { holds: bool },
+}
+
+/// A position the layers look at: its slot, what its moves lead to, and
+/// its successors that remove nothing (slots of the twin subspace) at
+/// `first..first + len` of the pair's list.
+struct Entry {
+    slot: u64,
+    first: usize,
+    len: u32,
+    moves: Moves,
+}
+
+/// The moves of `pos`: the successors that remove nothing pushed on
+/// `succ` (as slots of `twin`), the removals valued from the smaller
+/// subspaces' thresholds in `done` under their own limits, from a
+/// counter of 0.
+fn moves_of(
+    rules: &Rules,
+    limits: NMoveLimits,
+    pos: &Position,
+    moves: &mut MoveList,
+    done: &HashMap<(u8, u8), Vec<Code>>,
+    twin: &Subspace,
+    succ: &mut Vec<u32>,
+) -> Moves {
+    pos.legal_moves(rules, moves);
+    if moves.is_empty() {
+        return Moves::None;
+    }
+    let us = pos.side_to_move();
+    let mut holds = false;
+    let mark = succ.len();
+    for &m in moves.iter() {
+        let next = pos.play_unchecked(rules, m);
+        if matches!(next.outcome(rules), Some(Outcome::Win { winner, .. }) if winner == us) {
+            succ.truncate(mark);
+            return Moves::WinAtOnce;
+        }
+        let them = next.side_to_move();
+        let (o, p) = (next.pieces(them), next.pieces(them.opponent()));
+        if m.has_removal() {
+            let key = (o.count() as u8, p.count() as u8);
+            let c = Subspace::new(key.0, key.1)
+                .map(|s| done[&key][s.index(o, p) as usize])
+                .unwrap_or(0);
+            let n = limits
+                .limit(o.count(), p.count())
+                .map_or(u32::MAX, u32::from);
+            match decided_by(c, n) {
+                Some(Wdl::Loss) => {
+                    succ.truncate(mark);
+                    return Moves::WinAtOnce;
+                }
+                Some(Wdl::Win) => {}
+                _ => holds = true,
+            }
+        } else {
+            let slot = twin.index(o, p);
+            succ.push(u32::try_from(slot).expect("a subspace has fewer than 2^32 slots"));
+        }
+    }
+    Moves::Open { holds }
+}
+
+/// The entries of `slots` (those `describe` can describe), their moves
+/// found by `describe` over `threads` in chunks, in the order of `slots`.
+fn prepare(
+    slots: &[u64],
     threads: usize,
-    decide: impl Fn(&mut MoveList, u64) -> Option<()> + Sync,
-) -> u64 {
+    describe: impl Fn(&mut MoveList, &mut Vec<u32>, u64) -> Option<Moves> + Sync,
+) -> (Vec<Entry>, Vec<u32>) {
+    const CHUNK: usize = 1 << 14;
+    let next = AtomicUsize::new(0);
+    let parts = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                let mut moves = MoveList::new();
+                loop {
+                    let start = next.fetch_add(CHUNK, Relaxed);
+                    if start >= slots.len() {
+                        break;
+                    }
+                    let mut entries = Vec::new();
+                    let mut succ = Vec::new();
+                    for &slot in &slots[start..(start + CHUNK).min(slots.len())] {
+                        let first = succ.len();
+                        if let Some(m) = describe(&mut moves, &mut succ, slot) {
+                            let len = (succ.len() - first) as u32;
+                            entries.push(Entry {
+                                slot,
+                                first,
+                                len,
+                                moves: m,
+                            });
+                        }
+                    }
+                    parts
+                        .lock()
+                        .expect("no panics")
+                        .push((start, entries, succ));
+                }
+            });
+        }
+    });
+    let mut parts = parts.into_inner().expect("no panics");
+    parts.sort_unstable_by_key(|p| p.0);
+    let mut entries = Vec::new();
+    let mut succ = Vec::new();
+    for (_, mut part, list) in parts {
+        let base = succ.len();
+        for e in &mut part {
+            e.first += base;
+        }
+        entries.append(&mut part);
+        succ.extend_from_slice(&list);
+    }
+    (entries, succ)
+}
+
+/// Runs `decide` on every entry, split over `threads` in chunks; how
+/// many it decided (returned true).
+fn one_layer(entries: &[Entry], threads: usize, decide: impl Fn(&Entry) -> bool + Sync) -> u64 {
     const CHUNK: usize = 1 << 14;
     let next = AtomicUsize::new(0);
     let found = AtomicU64::new(0);
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
-                let mut moves = MoveList::new();
                 let mut mine = 0;
                 loop {
                     let start = next.fetch_add(CHUNK, Relaxed);
-                    if start >= todo.len() {
+                    if start >= entries.len() {
                         break;
                     }
-                    for &idx in &todo[start..(start + CHUNK).min(todo.len())] {
-                        mine += decide(&mut moves, idx).is_some() as u64;
+                    for e in &entries[start..(start + CHUNK).min(entries.len())] {
+                        mine += decide(e) as u64;
                     }
                 }
                 found.fetch_add(mine, Relaxed);
@@ -228,38 +367,6 @@ fn one_layer(
         }
     });
     found.into_inner()
-}
-
-/// `V(pos, r)` where it is decided: `None` for a draw. `child(next,
-/// removed)` gives the decided value of a successor for its side to move.
-fn layer_value(
-    rules: &Rules,
-    pos: &Position,
-    r: u32,
-    moves: &mut MoveList,
-    child: impl Fn(&Position, bool) -> Option<Wdl>,
-) -> Option<Wdl> {
-    pos.legal_moves(rules, moves);
-    if moves.is_empty() {
-        return Some(Wdl::Loss);
-    }
-    if r == 0 {
-        return None;
-    }
-    let us = pos.side_to_move();
-    let mut all_lose = true;
-    for &m in moves.iter() {
-        let next = pos.play_unchecked(rules, m);
-        if matches!(next.outcome(rules), Some(Outcome::Win { winner, .. }) if winner == us) {
-            return Some(Wdl::Win);
-        }
-        match child(&next, m.has_removal()) {
-            Some(Wdl::Loss) => return Some(Wdl::Win),
-            Some(Wdl::Win) => {}
-            _ => all_lose = false,
-        }
-    }
-    all_lose.then_some(Wdl::Loss)
 }
 
 /// Compares the engine's values of subspace `own-opp` with the minimax's.

@@ -29,7 +29,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 use super::build::{self, plan};
 use super::format::Value;
@@ -120,7 +120,7 @@ fn solve_pair(
         .iter()
         .map(|&(a, b)| Subspace::new(a, b).expect("valid counts"))
         .collect();
-    let codes: Vec<Vec<std::sync::atomic::AtomicU16>> = subs
+    let codes: Vec<Vec<AtomicU16>> = subs
         .iter()
         .map(|s| (0..s.len()).map(|_| Default::default()).collect())
         .collect();
@@ -162,31 +162,8 @@ fn solve_pair(
         for (i, (entries, succ)) in todo.iter().enumerate() {
             let twin = &codes[if subs.len() == 1 { 0 } else { 1 - i }];
             found += one_layer(entries, threads, |e| {
-                let w = match (e.moves, r) {
-                    (Moves::None, _) => Wdl::Loss,
-                    (_, 0) => return false,
-                    (Moves::WinAtOnce, _) => Wdl::Win,
-                    (Moves::Open { holds }, _) => {
-                        // The value of each successor for its side to
-                        // move, as far as layer r - 1 knows it.
-                        let mut all_lose = !holds;
-                        let mut wins = false;
-                        for &s in &succ[e.first..e.first + e.len as usize] {
-                            match decided_by(twin[s as usize].load(Relaxed), r - 1) {
-                                Some(Wdl::Loss) => {
-                                    wins = true;
-                                    break;
-                                }
-                                Some(Wdl::Win) => {}
-                                _ => all_lose = false,
-                            }
-                        }
-                        match (wins, all_lose) {
-                            (true, _) => Wdl::Win,
-                            (false, true) => Wdl::Loss,
-                            (false, false) => return false,
-                        }
-                    }
+                let Some(w) = layer_value(e, succ, twin, r) else {
+                    return false;
                 };
                 let code = 1 + 2 * r as Code + (w == Wdl::Win) as Code;
                 codes[i][e.slot as usize].store(code, Relaxed);
@@ -209,6 +186,29 @@ fn solve_pair(
         .into_iter()
         .map(|v| v.into_iter().map(|a| a.into_inner()).collect())
         .collect()
+}
+
+/// `V(P, r)` of an entry where it is decided (`None`: a draw at `r`),
+/// its successors' values read from `twin` as far as layer `r - 1`
+/// knows them.
+#[inline]
+fn layer_value(e: &Entry, succ: &[u32], twin: &[AtomicU16], r: u32) -> Option<Wdl> {
+    match (e.moves, r) {
+        (Moves::None, _) => Some(Wdl::Loss),
+        (_, 0) => None,
+        (Moves::WinAtOnce, _) => Some(Wdl::Win),
+        (Moves::Open { holds }, _) => {
+            let mut all_lose = !holds;
+            for &s in &succ[e.first..e.first + e.len as usize] {
+                match decided_by(twin[s as usize].load(Relaxed), r - 1) {
+                    Some(Wdl::Loss) => return Some(Wdl::Win),
+                    Some(Wdl::Win) => {}
+                    _ => all_lose = false,
+                }
+            }
+            all_lose.then_some(Wdl::Loss)
+        }
+    }
 }
 
 /// What a position's moves lead to, apart from the layers: found once

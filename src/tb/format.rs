@@ -509,6 +509,21 @@ pub struct MappedTable {
     stamp: (u64, Option<std::time::SystemTime>),
 }
 
+/// The slots of subspace `own-opp`'s file at `path`: the length the index
+/// needs, not the header's word for it (a probe must never read past the
+/// end), and an error where the header says otherwise.
+fn index_slots(header: &Header, path: &Path, own: u8, opp: u8) -> Result<u64, TbError> {
+    let slots = super::index::Subspace::new(own, opp).map_or(0, |s| s.len());
+    if header.slots != slots {
+        return Err(TbError::BadLength {
+            path: path.to_path_buf(),
+            found: header.slots,
+            expected: slots,
+        });
+    }
+    Ok(slots)
+}
+
 impl MappedTable {
     /// Opens `dir/mulino-own-opp.tb` and checks its header against the
     /// rules and its length (not its checksum: see `verify_checksum`).
@@ -537,17 +552,7 @@ impl MappedTable {
                     wanted: format!("{own}-{opp}"),
                 });
             }
-            // The length the index needs, not the header's word for it: a
-            // probe must never read past the end.
-            let slots = super::index::Subspace::new(own, opp).map_or(0, |s| s.len());
-            if header.slots != slots {
-                return Err(TbError::BadLength {
-                    path: path.to_path_buf(),
-                    found: header.slots,
-                    expected: slots,
-                });
-            }
-            Ok(slots)
+            index_slots(header, path, own, opp)
         })
     }
 
@@ -562,7 +567,6 @@ impl MappedTable {
     ) -> Result<MappedTable, TbError> {
         let path = dir.join(dtz_file_name(own, opp, limits));
         MappedTable::open_path(path, Kind::ToRemoval, rules, |header, path| {
-            let slots = super::index::Subspace::new(own, opp).map_or(0, |s| s.len());
             if (header.own, header.opp) != (own, opp) || header.limits != limits {
                 return Err(TbError::WrongSubspace {
                     path: path.to_path_buf(),
@@ -570,14 +574,7 @@ impl MappedTable {
                     wanted: format!("{own}-{opp} under {limits:?}"),
                 });
             }
-            if header.slots != slots {
-                return Err(TbError::BadLength {
-                    path: path.to_path_buf(),
-                    found: header.slots,
-                    expected: slots,
-                });
-            }
-            Ok(slots)
+            index_slots(header, path, own, opp)
         })
     }
 

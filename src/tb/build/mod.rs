@@ -37,7 +37,8 @@ use super::index::{MIN_PIECES, Subspace};
 use super::rule::NMoveLimits;
 use crate::core::{Bitboard, Color, Position, Setup};
 use code::Code;
-use moves::{Child, Mover};
+pub use moves::Child;
+use moves::Mover;
 
 /// What a build reports to whoever shows progress.
 pub enum Event<'a> {
@@ -274,18 +275,7 @@ fn open_sides(
             Kind::ToEnd | Kind::Placing => None,
         };
         let removal = if b > MIN_PIECES {
-            let (c, d) = (b - 1, a);
-            let tb = open_checked(&opts.dir, Kind::ToEnd, c, d, rules)?;
-            let dtz = match limits == NMoveLimits::NONE {
-                true => None,
-                false => Some(open_exact_dtz(&opts.dir, c, d, rules, limits)?),
-            };
-            Some(Child {
-                sub: Subspace::new(c, d).expect("valid counts"),
-                tb,
-                dtz,
-                limit: limits.limit(c as u32, d as u32),
-            })
+            Some(Child::open(&opts.dir, b - 1, a, rules, limits)?)
         } else {
             None
         };
@@ -584,14 +574,9 @@ pub fn pair_state_under(
     if kind != Kind::ToRemoval {
         return pair_state(dir, kind, rules, own, opp);
     }
-    for (a, b) in [(own, opp), (opp, own)] {
-        match MappedTable::open_dtz(dir, a, b, rules, limits) {
-            Err(TbError::Missing(_)) => return Ok(false),
-            Err(e) => return Err(e),
-            Ok(t) => t.verify_checksum()?,
-        }
-    }
-    Ok(true)
+    both_finished(own, opp, |a, b| {
+        MappedTable::open_dtz(dir, a, b, rules, limits)
+    })
 }
 
 /// Whether both files of kind `kind` of the pair are finished in `dir`:
@@ -606,8 +591,20 @@ pub fn pair_state(
     own: u8,
     opp: u8,
 ) -> Result<bool, TbError> {
+    both_finished(own, opp, |a, b| {
+        MappedTable::open_kind(dir, kind, a, b, rules)
+    })
+}
+
+/// Whether the files `open` opens for `own-opp` and `opp-own` are both
+/// there and pass their checksums (see [`pair_state`]).
+fn both_finished(
+    own: u8,
+    opp: u8,
+    open: impl Fn(u8, u8) -> Result<MappedTable, TbError>,
+) -> Result<bool, TbError> {
     for (a, b) in [(own, opp), (opp, own)] {
-        match MappedTable::open_kind(dir, kind, a, b, rules) {
+        match open(a, b) {
             Err(TbError::Missing(_)) => return Ok(false),
             Err(e) => return Err(e),
             Ok(t) => t.verify_checksum()?,

@@ -5,8 +5,9 @@
 
 use crate::core::Bitboard;
 use crate::core::geometry::Geometry;
-use crate::tb::format::{Kind, MappedTable, TbRules, Value};
+use crate::tb::format::{Kind, MappedTable, TbError, TbRules, Value};
 use crate::tb::index::Subspace;
+use crate::tb::rule::NMoveLimits;
 use crate::tb::symmetry;
 
 /// The moving-phase rules in the form the inner loops want.
@@ -78,6 +79,49 @@ pub struct Child {
     pub limit: Option<u16>,
 }
 
+impl Child {
+    /// Opens subspace `own-opp` as a child under `limits`: its `.tb`
+    /// table and, with N-move limits, its `.dtz` table exact under them,
+    /// both checked.
+    pub fn open(
+        dir: &std::path::Path,
+        own: u8,
+        opp: u8,
+        rules: TbRules,
+        limits: NMoveLimits,
+    ) -> Result<Child, TbError> {
+        let tb = MappedTable::open(dir, own, opp, rules)?;
+        tb.verify_checksum()?;
+        let dtz = match limits == NMoveLimits::NONE {
+            true => None,
+            false => Some(super::open_exact_dtz(dir, own, opp, rules, limits)?),
+        };
+        Ok(Child {
+            sub: Subspace::new(own, opp).ok_or(TbError::BadSubspace(format!("{own}-{opp}")))?,
+            tb,
+            dtz,
+            limit: limits.limit(own as u32, opp as u32),
+        })
+    }
+
+    /// The value of slot `idx` for its side to move from a counter of 0:
+    /// the `.tb` value, or a draw where the `.dtz` table (if any) says
+    /// the next removal is not within the limit, or that the rule draws
+    /// it at every counter.
+    #[inline]
+    pub fn value(&self, idx: usize) -> Value {
+        let v = Value::decode(self.tb.slots()[idx]);
+        match (&self.dtz, v) {
+            (Some(dtz), Value::Win(_) | Value::Loss(_)) => {
+                let z = super::super::format::dtz_decode(dtz.slots()[idx]);
+                let stands = z.is_some_and(|z| self.limit.is_none_or(|n| z as u16 <= n));
+                if stands { v } else { Value::Draw }
+            }
+            _ => v,
+        }
+    }
+}
+
 /// Where one side's removals lead (the table of `(opp - 1)-own`, if any:
 /// none when `opp - 1` is below 3, where a removal wins), and what the
 /// build counts.
@@ -93,18 +137,9 @@ impl Removing<'_> {
     /// child's limits from a counter of 0, where it has them).
     #[inline]
     pub fn after_removal(&self, opp_left: Bitboard, own: Bitboard) -> Value {
-        let Some(c) = self.table else {
-            return Value::Loss(0);
-        };
-        let idx = c.sub.index(opp_left, own) as usize;
-        let v = Value::decode(c.tb.slots()[idx]);
-        match (&c.dtz, v) {
-            (Some(dtz), Value::Win(_) | Value::Loss(_)) => {
-                let z = super::super::format::dtz_decode(dtz.slots()[idx]);
-                let stands = z.is_some_and(|z| c.limit.is_none_or(|n| z as u16 <= n));
-                if stands { v } else { Value::Draw }
-            }
-            _ => v,
+        match self.table {
+            None => Value::Loss(0),
+            Some(c) => c.value(c.sub.index(opp_left, own) as usize),
         }
     }
 

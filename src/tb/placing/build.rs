@@ -24,7 +24,7 @@ use std::time::Instant;
 use super::{DRAW, LOSS, Layer, Sector, WIN, file_name, get};
 use crate::core::Bitboard;
 use crate::core::geometry::Geometry;
-use crate::tb::build::{Event, peak_memory};
+use crate::tb::build::{Child, Event, peak_memory};
 use crate::tb::format::{self, Header, Kind, MappedTable, TbError, TbRules, Value};
 use crate::tb::index::Subspace;
 use crate::tb::rule::NMoveLimits;
@@ -61,35 +61,13 @@ enum Next<'a> {
 /// next removal is within the limit.
 struct MovingTables {
     /// By (side to move, other) count.
-    subspaces: Vec<Option<MovingSub>>,
+    subspaces: Vec<Option<Child>>,
 }
 
-struct MovingSub {
-    sub: Subspace,
-    tb: MappedTable,
-    /// The `.dtz` table exact under the limits, and the limit (none
-    /// without N-move rules).
-    dtz: Option<(MappedTable, u16)>,
-}
-
-impl MovingSub {
-    /// The two-bit value of slot `idx` at a counter of 0.
-    #[inline]
-    fn code(&self, idx: u64) -> u8 {
-        let v = Value::decode(self.tb.slots()[idx as usize]);
-        match (&self.dtz, v) {
-            (_, Value::Draw) => DRAW,
-            (None, v) => sign(v),
-            (Some((dtz, limit)), v) => {
-                let z = format::dtz_decode(dtz.slots()[idx as usize]);
-                if z.is_some_and(|z| z as u16 <= *limit) {
-                    sign(v)
-                } else {
-                    DRAW
-                }
-            }
-        }
-    }
+/// The two-bit value of a moving-phase slot at a counter of 0.
+#[inline]
+fn moving_code(t: &Child, idx: u64) -> u8 {
+    sign(t.value(idx as usize))
 }
 
 /// Counts a side may have: 0 to 12.
@@ -106,7 +84,7 @@ struct Block<'a> {
     /// The placer's set before its placement, moved by the symmetry.
     placer: Bitboard,
     /// The moving phase's subspace, after the last placement.
-    moving: Option<&'a MovingSub>,
+    moving: Option<&'a Child>,
 }
 
 impl Block<'_> {
@@ -117,7 +95,7 @@ impl Block<'_> {
         let img = self.placer ^ symmetry::point_bits(self.symmetry, p);
         let idx = self.sub.index_in_class(self.class, img);
         match self.moving {
-            Some(t) => t.code(idx),
+            Some(t) => moving_code(t, idx),
             None => get(self.bytes, self.first + idx),
         }
     }
@@ -203,7 +181,7 @@ impl<'a> Next<'a> {
                 get(bytes, s.first + s.sub.index(own, opp))
             }
             Next::Moving(tables) => match &tables.subspaces[o * COUNTS + p] {
-                Some(t) => t.code(t.sub.index(own, opp)),
+                Some(t) => moving_code(t, t.sub.index(own, opp)),
                 None => DRAW,
             },
         }
@@ -417,7 +395,7 @@ fn open_moving(
     limits: NMoveLimits,
     layer: Layer,
 ) -> Result<MovingTables, TbError> {
-    let mut subspaces: Vec<Option<MovingSub>> = (0..COUNTS * COUNTS).map(|_| None).collect();
+    let mut subspaces: Vec<Option<Child>> = (0..COUNTS * COUNTS).map(|_| None).collect();
     let needed = |why: String| {
         let with = if limits == NMoveLimits::NONE {
             ""
@@ -439,19 +417,9 @@ fn open_moving(
             if black < 3 || subspaces[slot].is_some() {
                 continue;
             }
-            let tb =
-                MappedTable::open(dir, white, black, rules).map_err(|e| needed(e.to_string()))?;
-            tb.verify_checksum().map_err(|e| needed(e.to_string()))?;
-            let dtz = match limits.limit(white as u32, black as u32) {
-                None => None,
-                Some(limit) => {
-                    let t = crate::tb::build::open_exact_dtz(dir, white, black, rules, limits)
-                        .map_err(|e| needed(e.to_string()))?;
-                    Some((t, limit))
-                }
-            };
-            let sub = Subspace::new(white, black).expect("valid counts");
-            subspaces[slot] = Some(MovingSub { sub, tb, dtz });
+            let child =
+                Child::open(dir, white, black, rules, limits).map_err(|e| needed(e.to_string()))?;
+            subspaces[slot] = Some(child);
         }
     }
     Ok(MovingTables { subspaces })

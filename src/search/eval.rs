@@ -3,6 +3,7 @@
 
 use super::params::{self, EvalWeights, PIECE};
 use crate::core::geometry::LineFeatures;
+use crate::core::rules::PlacingMill;
 use crate::core::{Bitboard, Color, Point, Position, Rules};
 
 fn weights(pos: &Position, rules: &Rules) -> &'static EvalWeights {
@@ -106,6 +107,9 @@ fn evaluate_with(pos: &Position, rules: &Rules, w: &EvalWeights) -> Evaluation {
     let mut s = side_terms(pos, rules, us, w, &fu, blocked, mu)
         - side_terms(pos, rules, them, w, &ft, blocked, mt)
         + w.tempo;
+    if rules.placing_mill == PlacingMill::ByMillCounts {
+        s += (fu.closed as i32 - ft.closed as i32).signum() * w.mill_majority;
+    }
     let can_close = can_close_mill(pos, rules, us, &fu);
     if can_close {
         s += w.closable_now;
@@ -172,6 +176,38 @@ pub(super) mod tests {
         );
         // A zero weight would make the other cases pass vacuously.
         const { assert!(params::PLACING.unstoppable_threat > 0) };
+    }
+
+    #[test]
+    fn a_mill_majority_counts_where_mills_remove_when_placing_ends() {
+        // El Filja: white's a7-d7-g7 stands, black has no mill; black to
+        // move. The same placements in nine men's morris owe a removal
+        // instead, and the term is off there.
+        let term = |pos: &Position, rules: &Rules| {
+            let w = weights(pos, rules);
+            let without = EvalWeights {
+                mill_majority: 0,
+                ..*w
+            };
+            evaluate_with(pos, rules, w).score - evaluate_with(pos, rules, &without).score
+        };
+        let rules = Variant::ElFilja.rules();
+        let mut pos = Position::startpos(&rules);
+        for p in ["a7", "a1", "d7", "d1", "g7"] {
+            pos = pos.play(&rules, Move::place(p.parse().unwrap())).unwrap();
+        }
+        assert_eq!(pos.side_to_move(), Color::Black);
+        assert_eq!(term(&pos, &rules), -params::PLACING.mill_majority);
+        // Black closes a1-d1-g1: one mill each, no majority.
+        let even = pos
+            .play(&rules, Move::place("g1".parse().unwrap()))
+            .unwrap();
+        assert_eq!(term(&even, &rules), 0);
+        let (nine, nine_rules) = placed(&["a7", "a1", "d7", "d1"]);
+        let g7xa1 = Move::place("g7".parse().unwrap()).with_removal("a1".parse().unwrap());
+        let nine = nine.play(&nine_rules, g7xa1).unwrap();
+        assert_eq!(term(&nine, &nine_rules), 0);
+        const { assert!(params::PLACING.mill_majority > 0) };
     }
 
     #[test]

@@ -28,6 +28,10 @@ pub struct EvalWeights {
     /// The opponent can close a mill at two or more points next turn and
     /// the side to move can close none: one block will not stop it.
     pub unstoppable_threat: i32,
+    /// Where placing mills remove nothing until placing ends and then
+    /// remove by mill counts (El Filja): having more closed mills than
+    /// the opponent, which is worth one removal more.
+    pub mill_majority: i32,
 }
 
 pub const PLACING: EvalWeights = EvalWeights {
@@ -41,6 +45,7 @@ pub const PLACING: EvalWeights = EvalWeights {
     closed_mill: 8,
     tempo: 8,
     unstoppable_threat: 60,
+    mill_majority: 100,
 };
 
 pub const MOVING: EvalWeights = EvalWeights {
@@ -54,6 +59,7 @@ pub const MOVING: EvalWeights = EvalWeights {
     closed_mill: 10,
     tempo: 6,
     unstoppable_threat: 50,
+    mill_majority: 0,
 };
 
 pub const FLYING: EvalWeights = EvalWeights {
@@ -67,6 +73,7 @@ pub const FLYING: EvalWeights = EvalWeights {
     closed_mill: 5,
     tempo: 10,
     unstoppable_threat: 60,
+    mill_majority: 0,
 };
 
 /// Aspiration window half-width at the start, in cp.

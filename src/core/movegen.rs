@@ -201,9 +201,9 @@ impl Position {
         }
         // Several removals: each choice is made on the board the earlier
         // ones left, so enumerate sequences and keep one per set.
-        let first = list.len();
         let mut chosen = [Point::ALL[0]; 3];
-        enumerate_removals(rules, step, after, owed, &mut chosen, 0, first, list);
+        let mut seen = SeenSets::new();
+        enumerate_removals(rules, step, after, owed, &mut chosen, 0, &mut seen, list);
     }
 
     /// Whether `m` is one of the legal whole turns here, exactly as the
@@ -354,6 +354,44 @@ fn count_slides(rules: &Rules, own: Bitboard, empty: Bitboard, flying: bool, ext
     n
 }
 
+/// The sets of points already removed on the way through
+/// [`enumerate_removals`]: an open-addressing table of 24-bit sets. The
+/// board after a set of removals does not depend on their order, so each
+/// set is explored (and listed) once, by the first order that reaches it.
+struct SeenSets {
+    slots: [u32; SeenSets::SIZE],
+}
+
+impl SeenSets {
+    /// More than the sets of two or three of 24 points (276 + 2,024), so
+    /// the table never fills.
+    const SIZE: usize = 4096;
+
+    fn new() -> SeenSets {
+        SeenSets {
+            slots: [0; SeenSets::SIZE],
+        }
+    }
+
+    /// Adds `set` (not empty); whether it was new.
+    #[inline]
+    fn insert(&mut self, set: Bitboard) -> bool {
+        let mut i = (set.0.wrapping_mul(0x9E37_79B1) >> 20) as usize;
+        loop {
+            match self.slots[i] {
+                0 => {
+                    self.slots[i] = set.0;
+                    return true;
+                }
+                v if v == set.0 => return false,
+                _ => i = (i + 1) % SeenSets::SIZE,
+            }
+        }
+    }
+}
+
+/// Every removal sequence of up to `owed` from `pos`, each choice made on
+/// the board the earlier ones left, listed once per set of points.
 #[allow(clippy::too_many_arguments)]
 fn enumerate_removals(
     rules: &Rules,
@@ -362,9 +400,17 @@ fn enumerate_removals(
     owed: u8,
     chosen: &mut [Point; 3],
     depth: usize,
-    first: usize,
+    seen: &mut SeenSets,
     list: &mut MoveList,
 ) {
+    if depth >= 2 {
+        let set = chosen[..depth]
+            .iter()
+            .fold(Bitboard::EMPTY, |b, &p| b.with(p));
+        if !seen.insert(set) {
+            return;
+        }
+    }
     let victim = pos.removal_victim();
     let removable = pos.removal_targets(rules);
     let done = owed == 0 || removable.is_empty() || pos.material(victim) < Rules::MIN_PIECES as u32;
@@ -372,23 +418,15 @@ fn enumerate_removals(
         if depth == 0 {
             return;
         }
-        let set = chosen[..depth]
-            .iter()
-            .fold(Bitboard::EMPTY, |b, &p| b.with(p));
-        let duplicate = list[first..]
-            .iter()
-            .any(|m| m.removals().fold(Bitboard::EMPTY, |b, p| b.with(p)) == set);
-        if !duplicate {
-            let mut m = step;
-            for &p in &chosen[..depth] {
-                m = Some(match m {
-                    Some(m) => m.with_removal(p),
-                    None => Move::remove_only(p),
-                });
-            }
-            if let Some(m) = m {
-                list.push(m);
-            }
+        let mut m = step;
+        for &p in &chosen[..depth] {
+            m = Some(match m {
+                Some(m) => m.with_removal(p),
+                None => Move::remove_only(p),
+            });
+        }
+        if let Some(m) = m {
+            list.push(m);
         }
         return;
     }
@@ -396,7 +434,7 @@ fn enumerate_removals(
         let mut next = pos;
         next.remove_victim(rules, r);
         chosen[depth] = r;
-        enumerate_removals(rules, step, next, owed - 1, chosen, depth + 1, first, list);
+        enumerate_removals(rules, step, next, owed - 1, chosen, depth + 1, seen, list);
     }
 }
 

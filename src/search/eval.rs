@@ -101,9 +101,10 @@ fn evaluate_with(pos: &Position, rules: &Rules, w: &EvalWeights) -> Evaluation {
     let g = rules.geometry();
     let (ours, theirs, empty) = (pos.pieces(us), pos.pieces(them), pos.empty());
     let [fu, ft] = g.line_features_pair(ours, theirs, empty);
-    let [mu, mt] = g.mobility_pair(ours, theirs, empty);
+    let free = free_points(pos, rules);
+    let [mu, mt] = g.mobility_pair(ours, theirs, free);
     // Pieces with no empty neighbour.
-    let blocked = !g.neighbours(empty);
+    let blocked = !g.neighbours(free);
     let mut s = side_terms(pos, rules, us, w, &fu, blocked, mu)
         - side_terms(pos, rules, them, w, &ft, blocked, mt)
         + w.tempo;
@@ -124,6 +125,18 @@ fn evaluate_with(pos: &Position, rules: &Rules, w: &EvalWeights) -> Evaluation {
     Evaluation {
         score: s,
         can_close,
+    }
+}
+
+/// The points the mobility terms count as free: the empty ones, and
+/// the marked ones where marks empty when placing ends (Da San Qi), since
+/// the pieces around them will be free to move there.
+#[inline]
+fn free_points(pos: &Position, rules: &Rules) -> Bitboard {
+    if rules.placing_mill == PlacingMill::MarkAndDelay {
+        pos.empty() | pos.marked()
+    } else {
+        pos.empty()
     }
 }
 
@@ -208,6 +221,22 @@ pub(super) mod tests {
         let nine = nine.play(&nine_rules, g7xa1).unwrap();
         assert_eq!(term(&nine, &nine_rules), 0);
         const { assert!(params::PLACING.mill_majority > 0) };
+    }
+
+    #[test]
+    fn marks_that_empty_when_placing_ends_count_as_free() {
+        let rules = Variant::DaSanQi.rules();
+        let mut pos = Position::startpos(&rules);
+        for m in ["d2", "a1", "f2", "g1"] {
+            pos = pos.play(&rules, Move::place(m.parse().unwrap())).unwrap();
+        }
+        let b2xa1 = Move::place("b2".parse().unwrap()).with_removal("a1".parse().unwrap());
+        let pos = pos.play(&rules, b2xa1).unwrap();
+        let a1: Point = "a1".parse().unwrap();
+        assert!(pos.marked().contains(a1) && !pos.empty().contains(a1));
+        assert_eq!(free_points(&pos, &rules), pos.empty().with(a1));
+        let (nine, nine_rules) = placed(&["d2", "a1"]);
+        assert_eq!(free_points(&nine, &nine_rules), nine.empty());
     }
 
     #[test]

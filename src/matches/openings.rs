@@ -127,9 +127,19 @@ fn whole_turns(moves: &[Move], start: &Position, rules: &Rules) -> Vec<Move> {
             _ => turns.push(m),
         }
         // Checked play follows partial turns too; `Game::from_moves`
-        // already accepted every move.
+        // already accepted every move. A step that closes a mill opens a
+        // turn that its removals complete; the removals owed when placing
+        // ends are turns of their own.
+        let before = pos;
         pos = pos.play(rules, m).unwrap_or(pos);
-        open_turn = pos.pending_removals() > 0;
+        open_turn = match m.to() {
+            Some(_) => before.is_half_turn(rules, m),
+            None => {
+                open_turn
+                    && pos.pending_removals() > 0
+                    && pos.side_to_move() == before.side_to_move()
+            }
+        };
     }
     turns
 }

@@ -344,6 +344,7 @@ impl Referee<'_> {
         let elapsed = answer.at.saturating_duration_since(sent);
         self.charge(side, spec, &limits, elapsed, clocks, recorder)?;
         let mv = read_move(&answer, &heard.said)?;
+        let before = *game.position();
         if let Err(e) = game.play(mv) {
             let what = format!("played an illegal move `{mv}`: {e}");
             return Err(Forfeit::new(
@@ -351,11 +352,7 @@ impl Referee<'_> {
                 explained(what, &heard.said),
             ));
         }
-        // A step whose removal its side still owes is half a turn (the
-        // removals owed when placing ends open a turn of their own).
-        let after = game.position();
-        let owes_removal =
-            after.pending_removals() > 0 && after.side_to_move() == side && mv.to().is_some();
+        let owes_removal = before.is_half_turn(&config.rules, mv);
         recorder.add_move(mv, heard.search, elapsed, owes_removal);
         Ok(())
     }
@@ -488,4 +485,42 @@ fn shorten(text: &str, max: usize) -> String {
         s.push('…');
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::core::{Color, Move, Position, Rules, Variant};
+
+    fn after(rules: &Rules, before: &Position, mv: &str) -> (Move, Position) {
+        let mv: Move = mv.parse().expect("a move");
+        (mv, before.play(rules, mv).expect("legal"))
+    }
+
+    #[test]
+    fn a_step_that_closes_a_mill_owes_its_removal() {
+        let rules = Variant::Nine.rules();
+        let mut pos = Position::startpos(&rules);
+        for m in ["a7", "a1", "d7", "d1"] {
+            pos = after(&rules, &pos, m).1;
+        }
+        let (step, half) = after(&rules, &pos, "g7");
+        assert_eq!(half.pending_removals(), 1);
+        assert!(pos.is_half_turn(&rules, step));
+        let (whole, done) = after(&rules, &pos, "g7xa1");
+        assert_eq!(done.pending_removals(), 0);
+        assert!(!pos.is_half_turn(&rules, whole));
+    }
+
+    #[test]
+    fn the_removals_a_full_board_owes_open_a_turn_of_their_own() {
+        // `experimental`: Black's last placement fills the board, and
+        // then Black removes first (Sanmill sends `c4`, then `xg7`).
+        let rules = Variant::Experimental.rules();
+        let fen = "O@OO@O*O/@O@O@@OO/@O@@OO@@ b p p 12 0 11 1 0 0 0 0 0 0 0 0 12";
+        let pos = Position::from_fen(fen, &rules).expect("a legal FEN");
+        let (step, full) = after(&rules, &pos, "c4");
+        assert_eq!(full.side_to_move(), Color::Black);
+        assert!(full.pending_removals() > 0);
+        assert!(!pos.is_half_turn(&rules, step));
+    }
 }

@@ -3,7 +3,7 @@
 //! own pieces), taking them, and the turns that only remove.
 
 use super::{PlayError, Position};
-use crate::core::moves::Move;
+use crate::core::moves::{Move, MoveList};
 use crate::core::point::{Bitboard, Color, Point};
 use crate::core::rules::{PlacingMill, Rules};
 use crate::core::zobrist;
@@ -79,6 +79,21 @@ impl Position {
             self.marked = self.marked.with(p);
             self.key ^= zobrist::marked(p);
         }
+    }
+
+    /// Whether `step`, a step without removals, closes a mill here:
+    /// played alone, it is half a turn, and the removal its side then
+    /// owes completes it. (The removals owed when placing ends open a
+    /// turn of their own, even where the side that placed last owes
+    /// them.)
+    pub fn is_half_turn(&self, rules: &Rules, step: Move) -> bool {
+        if step.to().is_none() || step.removals().next().is_some() {
+            return false;
+        }
+        let mut list = MoveList::new();
+        self.legal_moves(rules, &mut list);
+        list.iter()
+            .any(|m| m.step() == step && m.removals().next().is_some())
     }
 
     /// Removes a piece of the colour the pending removals take.

@@ -45,7 +45,7 @@ pub const PLACING: EvalWeights = EvalWeights {
     closed_mill: 8,
     tempo: 8,
     unstoppable_threat: 60,
-    mill_majority: 100,
+    mill_majority: 200,
 };
 
 pub const MOVING: EvalWeights = EvalWeights {

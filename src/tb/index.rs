@@ -252,6 +252,14 @@ impl Subspace {
         (Bitboard(own), Bitboard(expand(compact, own)))
     }
 
+    /// Whether class `class`'s own set has no symmetry of its own: then
+    /// distinct positions with that own set (or, in the other subspace
+    /// of a pair, with that set as the opponent's) have distinct slots.
+    #[inline]
+    pub fn is_asymmetric(&self, class: usize) -> bool {
+        self.sets.stabiliser[class] == 0
+    }
+
     /// Whether the slot holds a class (its `opp` is the least under the
     /// stabiliser of its `own`), given the position it stores.
     #[inline]

@@ -260,6 +260,10 @@ pub fn successor_count(
         }
     }
     let succ = &mut succ[..n];
+    if next.is_asymmetric(class) {
+        // Distinct moves give distinct positions, and those distinct slots.
+        return (n + escape as usize) as u8;
+    }
     succ.sort_unstable();
     let mut distinct = 0;
     for i in 0..n {

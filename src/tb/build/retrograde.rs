@@ -128,8 +128,12 @@ fn one_level(m: &Mover, from: &AtomicSide, to: &AtomicSide, level: u32, threads:
                         if c == lost {
                             win_predecessors(to, &preds, next);
                         } else {
-                            preds.sort_unstable();
-                            preds.dedup();
+                            // Repeats need an own set with symmetries.
+                            let class = idx as u64 / from.sub.per_class();
+                            if !from.sub.is_asymmetric(class as usize) {
+                                preds.sort_unstable();
+                                preds.dedup();
+                            }
                             count_down(m, to, from.sub, &preds, next);
                         }
                     }

@@ -48,6 +48,7 @@ fn built() -> &'static Path {
             threads: 2,
             max: MAX,
             limits: NMoveLimits::of(&Rules::default()),
+            memory: 1 << 30,
         };
         for k in (0..LAYERS).rev() {
             build_layer(rules(), k, &placing, &|_| {}).unwrap();
@@ -199,7 +200,18 @@ fn a_placing_build_says_what_it_needs_and_keeps_to_its_rules() {
         threads: 1,
         max: MAX,
         limits: NMoveLimits::of(&Rules::default()),
+        memory: 1 << 30,
     };
+    // A layer that needs more memory than allowed is refused before
+    // anything is read.
+    let tight = PlacingOptions {
+        memory: 1000,
+        ..opts.clone()
+    };
+    match build_layer(rules(), 17, &tight, &|_| {}) {
+        Err(TbError::Memory { subspace, .. }) => assert_eq!(subspace, "placing layer 17"),
+        other => panic!("{other:?}"),
+    }
     match build_layer(rules(), 17, &opts, &|_| {}) {
         Err(TbError::Unusable(why)) => {
             assert!(why.contains("needs the moving phase"), "{why}")

@@ -8,12 +8,16 @@
 //! wins at once.
 //!
 //! The index puts the side to move's set first (its symmetry class),
-//! then the other's: the positions a move leads to, which all have the
-//! same side to move with the same set, lie in one block of the next
-//! layer, a few kilobytes long. So the pass reads the next layer almost
-//! in order, one block per position, and only a removal jumps elsewhere.
-//! The moving phase is read from its `.tb` files (the sign of each value:
-//! their values from a counter of 0, see `placing/mod.rs`).
+//! then the other's: the positions a quiet placement leads to, which all
+//! have the same side to move with the same set, lie in one block of the
+//! next layer, a few kilobytes long, and those after a removal in one
+//! block for each piece removed. So the walk goes by the other side's set
+//! (`walk_order`): for one class of it, every set of the side to move,
+//! whose moves all read the same few blocks, which stay in the cache.
+//! Only the one write per position lands anywhere in the layer, a byte a
+//! slot until the layer is packed. The moving phase is read from its
+//! `.tb` files (the sign of each value: their values from a counter of
+//! 0, see `placing/mod.rs`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -26,7 +30,7 @@ use crate::core::Bitboard;
 use crate::core::geometry::Geometry;
 use crate::tb::build::{Child, Event, peak_memory};
 use crate::tb::format::{self, Header, Kind, MappedTable, TbError, TbRules, Value};
-use crate::tb::index::Subspace;
+use crate::tb::index::{PlusOne, Subspace};
 use crate::tb::rule::NMoveLimits;
 use crate::tb::symmetry;
 
@@ -85,6 +89,10 @@ struct Block<'a> {
     placer: Bitboard,
     /// The moving phase's subspace, after the last placement.
     moving: Option<&'a Child>,
+    /// The slots of the placements, computed at once where the other
+    /// side's set is canonical as it stands and has no symmetry of its own
+    /// (the walk's order makes it so for the quiet placements).
+    plus: Option<PlusOne>,
 }
 
 impl Block<'_> {
@@ -92,8 +100,13 @@ impl Block<'_> {
     /// `p` that removes nothing.
     #[inline]
     fn code(&self, p: crate::core::Point) -> u8 {
-        let img = self.placer ^ symmetry::point_bits(self.symmetry, p);
-        let idx = self.sub.index_in_class(self.class, img);
+        let idx = match &self.plus {
+            Some(plus) => plus.index(p),
+            None => {
+                let img = self.placer ^ symmetry::point_bits(self.symmetry, p);
+                self.sub.index_in_class(self.class, img)
+            }
+        };
         match self.moving {
             Some(t) => moving_code(t, idx),
             None => get(self.bytes, self.first + idx),
@@ -108,6 +121,16 @@ fn sign(v: Value) -> u8 {
         Value::Win(_) => WIN,
         Value::Loss(_) => LOSS,
         Value::Draw => DRAW,
+    }
+}
+
+/// The quick slots of a block, where they apply (see `Block::plus`).
+#[inline]
+fn plus(sub: &Subspace, class: usize, symmetry: usize, placer: Bitboard) -> Option<PlusOne> {
+    if symmetry == 0 {
+        sub.plus_one(class, placer)
+    } else {
+        None
     }
 }
 
@@ -146,6 +169,7 @@ impl<'a> Next<'a> {
                     symmetry,
                     placer: symmetry::apply(symmetry, placer),
                     moving: None,
+                    plus: plus(&s.sub, class, symmetry, placer),
                 }
             }
             Next::Moving(tables) => {
@@ -161,6 +185,7 @@ impl<'a> Next<'a> {
                     symmetry,
                     placer: symmetry::apply(symmetry, placer),
                     moving: Some(t),
+                    plus: plus(&t.sub, class, symmetry, placer),
                 }
             }
         }
@@ -252,11 +277,15 @@ impl Walker<'_> {
 }
 
 /// How to build.
+#[derive(Clone, Debug)]
 pub struct PlacingOptions {
     pub dir: PathBuf,
     pub threads: usize,
     /// The most pieces a side may have in the sectors built (9: all).
     pub max: u8,
+    /// The most memory (bytes) a layer may take while it is built: a
+    /// byte a slot, and the next layer's two bits a slot.
+    pub memory: u64,
     /// The N-move limits the values are exact under (the moving phase's
     /// values from a counter of 0 under them); `NMoveLimits::NONE`: the
     /// game without N-move rules.
@@ -273,6 +302,22 @@ pub fn build_layer(
 ) -> Result<LayerReport, TbError> {
     let started = Instant::now();
     let layer = Layer { k, max: opts.max };
+    let sectors = layer.sectors();
+    let slots: u64 = sectors.iter().map(|s| s.sub.len()).sum();
+    let next_bytes = if k + 1 < super::LAYERS {
+        next_layer_bytes(k, opts.max)
+    } else {
+        0
+    };
+    let need = slots + next_bytes;
+    if need > opts.memory {
+        let gib = |x: u64| x as f64 / (1u64 << 30) as f64;
+        return Err(TbError::Memory {
+            subspace: format!("placing layer {k}"),
+            need_gib: gib(need),
+            limit_gib: gib(opts.memory),
+        });
+    }
     let next_table;
     let moving;
     let next = if k + 1 == super::LAYERS {
@@ -295,12 +340,14 @@ pub fn build_layer(
         };
         Next::layer(next_layer, next_table.slots())
     };
-    let sectors = layer.sectors();
-    let slots: u64 = sectors.iter().map(|s| s.sub.len()).sum();
-    let values: Vec<AtomicU8> = (0..slots.div_ceil(4)).map(|_| AtomicU8::new(0)).collect();
+    // A byte a slot while building: the walk writes its slots in no
+    // order, and a plain store to a byte of its own lets the processor
+    // go on while the line comes, where a shared byte would need a
+    // locked read-modify-write that waits for it.
+    let values: Vec<AtomicU8> = (0..slots).map(|_| AtomicU8::new(0)).collect();
     progress(Event::Phase {
         label: "placing",
-        total: slots,
+        total: sectors.iter().map(|s| walk_order(s).len()).sum(),
     });
     let (_, opp_hand) = layer.hands();
     let g = Geometry::get(rules.diagonals);
@@ -321,7 +368,7 @@ pub fn build_layer(
             progress,
         );
     }
-    let bytes: Vec<u8> = values.into_iter().map(AtomicU8::into_inner).collect();
+    let bytes = pack(values.into_iter().map(AtomicU8::into_inner).collect());
     let [draws, wins, losses] = counts.into_inner().expect("no panics");
     let header = Header {
         kind: Kind::Placing,
@@ -358,6 +405,20 @@ pub fn build_layer(
     })
 }
 
+/// The order in which a sector's positions are valued: by the other
+/// side's set (the side to move after the placement), each of its
+/// symmetry classes with every set of the side to move against it. All
+/// the positions one class leads to then lie in a few blocks of the next
+/// layer (one for the quiet placements, one per removable piece), which
+/// stay in the cache while the class is walked; only the one write per
+/// position lands anywhere in the layer. Each slot of the sector is
+/// visited exactly once: a position with the other's set canonical, the
+/// mover's least under the symmetries that fix that set.
+fn walk_order(sector: &Sector) -> Subspace {
+    Subspace::with_counts(sector.opp, sector.own)
+        .expect("a sector's counts, swapped, fit the board")
+}
+
 /// Every class of one sector, split over threads.
 fn value_sector(
     walker: &Walker,
@@ -368,16 +429,17 @@ fn value_sector(
     progress: &(dyn Fn(Event) + Sync),
 ) {
     let sub = &sector.sub;
-    let states = sub.par_classes(
+    let order = walk_order(sector);
+    let states = order.par_classes(
         threads,
         || [0u64; 3],
-        |mine, idx, own, opp| {
-            let code = walker.value(own, opp);
+        |mine, _, other, own| {
+            let code = walker.value(own, other);
             mine[code as usize] += 1;
-            let slot = sector.first + idx;
-            values[(slot / 4) as usize].fetch_or(code << (2 * (slot % 4)), Relaxed);
+            let slot = sector.first + sub.index(own, other);
+            values[slot as usize].store(code, Relaxed);
         },
-        |_| progress(Event::Advance(sub.per_class())),
+        |_| progress(Event::Advance(order.per_class())),
     );
     let mut c = counts.lock().expect("no panics");
     for mine in states {
@@ -385,6 +447,27 @@ fn value_sector(
             *total += n;
         }
     }
+}
+
+/// The bytes of layer `k + 1`'s file (two bits a slot).
+fn next_layer_bytes(k: u8, max: u8) -> u64 {
+    Layer { k: k + 1, max }.slots().div_ceil(4)
+}
+
+/// Packs a code a byte into two bits a slot (the file's layout), in place.
+fn pack(mut bytes: Vec<u8>) -> Vec<u8> {
+    let n = bytes.len().div_ceil(4);
+    for i in 0..n {
+        let mut b = 0;
+        for j in 0..4 {
+            b |= bytes.get(4 * i + j).copied().unwrap_or(0) << (2 * j);
+        }
+        // Byte i is read before it is written (i <= 4 i).
+        bytes[i] = b;
+    }
+    bytes.truncate(n);
+    bytes.shrink_to_fit();
+    bytes
 }
 
 /// The moving-phase tables that layer 17 leads into, opened and checked

@@ -12,6 +12,7 @@
 //!   of its own.
 //! - `probe`: the value of a position, from memory-mapped files that
 //!   pass their checksum first.
+//! - `table`: the builders' working tables, on huge pages.
 //! - `rule`: values under the N-move rules (`.tb` and `.dtz` together).
 //! - `root`: one probe of a root and its moves for every caller.
 //!
@@ -26,6 +27,7 @@ pub mod probe;
 pub mod root;
 pub mod rule;
 pub mod symmetry;
+pub mod table;
 pub mod verify;
 
 pub use format::{TbError, TbRules, Value};

@@ -35,8 +35,10 @@ use std::time::Instant;
 use super::format::{self, Header, Kind, MappedTable, TbError, TbRules, Value};
 use super::index::{MIN_PIECES, Subspace};
 use super::rule::NMoveLimits;
+use super::table::Table;
 use crate::core::{Bitboard, Color, Position, Setup};
 use code::Code;
+pub(crate) use code::atomic_u8;
 pub use moves::Child;
 use moves::Mover;
 
@@ -76,8 +78,8 @@ pub struct Options {
 /// One side of the pair being built.
 struct Side {
     sub: Subspace,
-    values: Vec<Code>,
-    counts: Vec<u8>,
+    values: Table<Code>,
+    counts: Table<u8>,
     /// The subspace `(opp - 1)-own`, where this side's removals lead
     /// (none when `opp - 1` is below 3: such a removal wins).
     removal: Option<Child>,
@@ -116,6 +118,21 @@ pub fn position(rules: TbRules, own: Bitboard, opp: Bitboard) -> Option<Position
         blocked_removal: false,
     };
     Position::from_setup(&setup, &rules.game_rules()).ok()
+}
+
+/// Asks the processor to bring `r`'s cache line in (a hint; nothing
+/// happens on other targets).
+#[inline(always)]
+pub(crate) fn prefetch<T>(r: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint and never faults; SSE is in every
+    // x86-64 target.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>((r as *const T).cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = r;
 }
 
 /// Builds the `.tb` tables of the pair `own-opp` and `opp-own` (one table
@@ -280,10 +297,14 @@ fn open_sides(
             None
         };
         let len = sub.len() as usize;
+        let memory = |source| TbError::Io {
+            path: opts.dir.clone(),
+            source,
+        };
         sides.push(Side {
             sub,
-            values: vec![0; len],
-            counts: vec![0; len],
+            values: Table::zeroed(len).map_err(memory)?,
+            counts: Table::zeroed(len).map_err(memory)?,
             removal,
             pure,
         });

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, AtomicUsize};
 
 use super::code;
 use super::moves::{Mover, Removing, predecessors, successor_count};
-use super::{Event, Side};
+use super::{Event, Side, prefetch};
 use crate::tb::format::{Kind, TbError, Value};
 use crate::tb::index::Subspace;
 
@@ -125,6 +125,15 @@ fn one_level(m: &Mover, from: &AtomicSide, to: &AtomicSide, level: u32, threads:
                         mine += 1;
                         let (own_s, opp_s) = from.sub.position(idx as u64);
                         predecessors(m, to.sub, own_s, opp_s, &mut preds);
+                        // Ask for every line the updates will touch at
+                        // once, so that their misses overlap instead of
+                        // coming one after the other.
+                        for &p in &preds {
+                            prefetch(&to.values[p as usize]);
+                            if c == won {
+                                prefetch(&to.counts[p as usize]);
+                            }
+                        }
                         if c == lost {
                             win_predecessors(to, &preds, next);
                         } else {

@@ -28,11 +28,12 @@ use std::time::Instant;
 use super::{DRAW, LOSS, Layer, Sector, WIN, file_name, get};
 use crate::core::Bitboard;
 use crate::core::geometry::Geometry;
-use crate::tb::build::{Child, Event, peak_memory};
+use crate::tb::build::{Child, Event, atomic_u8, peak_memory, prefetch};
 use crate::tb::format::{self, Header, Kind, MappedTable, TbError, TbRules, Value};
 use crate::tb::index::{PlusOne, Subspace};
 use crate::tb::rule::NMoveLimits;
 use crate::tb::symmetry;
+use crate::tb::table::Table;
 
 /// The summary of one layer built.
 #[derive(Clone, Debug)]
@@ -344,7 +345,10 @@ pub fn build_layer(
     // order, and a plain store to a byte of its own lets the processor
     // go on while the line comes, where a shared byte would need a
     // locked read-modify-write that waits for it.
-    let values: Vec<AtomicU8> = (0..slots).map(|_| AtomicU8::new(0)).collect();
+    let mut values: Table<u8> = Table::zeroed(slots as usize).map_err(|source| TbError::Io {
+        path: opts.dir.clone(),
+        source,
+    })?;
     progress(Event::Phase {
         label: "placing",
         total: sectors.iter().map(|s| walk_order(s).len()).sum(),
@@ -362,13 +366,13 @@ pub fn build_layer(
         value_sector(
             &walker,
             sector,
-            &values,
+            atomic_u8(&mut values),
             opts.threads.max(1),
             &counts,
             progress,
         );
     }
-    let bytes = pack(values.into_iter().map(AtomicU8::into_inner).collect());
+    let bytes = pack(&mut values);
     let [draws, wins, losses] = counts.into_inner().expect("no panics");
     let header = Header {
         kind: Kind::Placing,
@@ -384,7 +388,7 @@ pub fn build_layer(
         draws,
         max_win: 0,
         max_loss: 0,
-        checksum: format::checksum(&bytes),
+        checksum: format::checksum(bytes),
         limits: opts.limits,
         cursed: 0,
     };
@@ -392,7 +396,7 @@ pub fn build_layer(
         path: opts.dir.clone(),
         source,
     })?;
-    format::write_table(&opts.dir.join(file_name(k)), &header, &bytes)?;
+    format::write_table(&opts.dir.join(file_name(k)), &header, bytes)?;
     Ok(LayerReport {
         layer: k,
         slots,
@@ -434,10 +438,15 @@ fn value_sector(
         threads,
         || [0u64; 3],
         |mine, _, other, own| {
+            // The slot is anywhere in the layer: its line is asked for
+            // first and comes while the value is worked out. A store that
+            // missed would hold up every store after it, the walk's own
+            // included.
+            let slot = (sector.first + sub.index(own, other)) as usize;
+            prefetch(&values[slot]);
             let code = walker.value(own, other);
             mine[code as usize] += 1;
-            let slot = sector.first + sub.index(own, other);
-            values[slot as usize].store(code, Relaxed);
+            values[slot].store(code, Relaxed);
         },
         |_| progress(Event::Advance(order.per_class())),
     );
@@ -454,8 +463,9 @@ fn next_layer_bytes(k: u8, max: u8) -> u64 {
     Layer { k: k + 1, max }.slots().div_ceil(4)
 }
 
-/// Packs a code a byte into two bits a slot (the file's layout), in place.
-fn pack(mut bytes: Vec<u8>) -> Vec<u8> {
+/// Packs a code a byte into two bits a slot (the file's layout), in
+/// place; the packed bytes.
+fn pack(bytes: &mut [u8]) -> &[u8] {
     let n = bytes.len().div_ceil(4);
     for i in 0..n {
         let mut b = 0;
@@ -465,9 +475,7 @@ fn pack(mut bytes: Vec<u8>) -> Vec<u8> {
         // Byte i is read before it is written (i <= 4 i).
         bytes[i] = b;
     }
-    bytes.truncate(n);
-    bytes.shrink_to_fit();
-    bytes
+    &bytes[..n]
 }
 
 /// The moving-phase tables that layer 17 leads into, opened and checked

@@ -108,9 +108,42 @@ impl Block<'_> {
                 self.sub.index_in_class(self.class, img)
             }
         };
+        self.read(idx)
+    }
+
+    /// The two-bit value, for the side then to move, of the position with
+    /// `placer` (as it stands after its placement, not yet moved by the
+    /// symmetry) against the block's set.
+    #[inline]
+    fn code_of(&self, placer: Bitboard) -> u8 {
+        let img = symmetry::apply(self.symmetry, placer);
+        self.read(self.sub.index_in_class(self.class, img))
+    }
+
+    #[inline]
+    fn read(&self, idx: u64) -> u8 {
         match self.moving {
             Some(t) => moving_code(t, idx),
             None => get(self.bytes, self.first + idx),
+        }
+    }
+}
+
+/// Where the removals from one set of the side not to move lead: for each
+/// piece a mill may remove, the block of the positions after it (`None`:
+/// that removal wins at once). The walk keeps that set for a whole class
+/// of it, so each thread works this out once a class.
+struct Removals<'a> {
+    /// The set and the placer's count it was worked out for.
+    key: Option<(Bitboard, u32)>,
+    after: Vec<Option<Block<'a>>>,
+}
+
+impl Removals<'_> {
+    fn new() -> Self {
+        Removals {
+            key: None,
+            after: Vec::with_capacity(12),
         }
     }
 }
@@ -191,27 +224,6 @@ impl<'a> Next<'a> {
             }
         }
     }
-
-    /// The value for its side to move of the position with `own` (to
-    /// move) against `opp`: a two-bit code.
-    #[inline]
-    fn code(&self, own: Bitboard, opp: Bitboard) -> u8 {
-        let (o, p) = (own.count() as usize, opp.count() as usize);
-        match self {
-            Next::Layer {
-                sectors,
-                lookup,
-                bytes,
-            } => {
-                let s = &sectors[lookup[o * COUNTS + p].expect("the next layer has the sector")];
-                get(bytes, s.first + s.sub.index(own, opp))
-            }
-            Next::Moving(tables) => match &tables.subspaces[o * COUNTS + p] {
-                Some(t) => moving_code(t, t.sub.index(own, opp)),
-                None => DRAW,
-            },
-        }
-    }
 }
 
 /// One layer's walk: the rules and where the next positions are.
@@ -223,7 +235,7 @@ struct Walker<'a> {
     next: &'a Next<'a>,
 }
 
-impl Walker<'_> {
+impl<'a> Walker<'a> {
     fn removable(&self, opp: Bitboard) -> Bitboard {
         if self.remove_always {
             return opp;
@@ -232,16 +244,18 @@ impl Walker<'_> {
         if free.nonempty() { free } else { opp }
     }
 
-    /// The value of `own` to move (placing) against `opp`.
+    /// The value of `own` to move (placing) against `opp`; `removals`
+    /// holds the blocks of `opp`'s removals (worked out again when `opp`
+    /// is not the set they are for).
     #[inline]
-    fn value(&self, own: Bitboard, opp: Bitboard) -> u8 {
+    fn value(&self, own: Bitboard, opp: Bitboard, removals: &mut Removals<'a>) -> u8 {
         let empty = !(own | opp);
         let mut draw = false;
         let quiet = self.next.block(opp, own);
         for p in empty {
             let placed = own.with(p);
             let code = if self.g.in_mill(p, placed) {
-                match self.removal(opp, placed) {
+                match self.removal(opp, own, placed, removals) {
                     WIN => return WIN,
                     code => code,
                 }
@@ -257,17 +271,35 @@ impl Walker<'_> {
         if draw { DRAW } else { LOSS }
     }
 
-    /// The best removal after a placement that closed a mill, for the
-    /// placer: `WIN`, `DRAW` or `LOSS`.
+    /// The best removal after a placement that closed a mill (`own`
+    /// before it, `placed` after), for the placer: `WIN`, `DRAW` or
+    /// `LOSS`.
     #[inline]
-    fn removal(&self, opp: Bitboard, placed: Bitboard) -> u8 {
-        let mut best = LOSS;
-        for x in self.removable(opp) {
-            let left = opp.without(x);
-            if left.count() + (self.opp_hand as u32) < 3 {
-                return WIN;
+    fn removal(
+        &self,
+        opp: Bitboard,
+        own: Bitboard,
+        placed: Bitboard,
+        removals: &mut Removals<'a>,
+    ) -> u8 {
+        let key = (opp, own.count());
+        if removals.key != Some(key) {
+            removals.key = Some(key);
+            removals.after.clear();
+            for x in self.removable(opp) {
+                let left = opp.without(x);
+                let wins = left.count() + (self.opp_hand as u32) < 3;
+                removals
+                    .after
+                    .push((!wins).then(|| self.next.block(left, own)));
             }
-            match self.next.code(left, placed) {
+        }
+        let mut best = LOSS;
+        for after in &removals.after {
+            let Some(block) = after else {
+                return WIN;
+            };
+            match block.code_of(placed) {
                 LOSS => return WIN,
                 DRAW => best = DRAW,
                 _ => {}
@@ -436,22 +468,22 @@ fn value_sector(
     let order = walk_order(sector);
     let states = order.par_classes(
         threads,
-        || [0u64; 3],
-        |mine, _, other, own| {
+        || ([0u64; 3], Removals::new()),
+        |(mine, removals), _, other, own| {
             // The slot is anywhere in the layer: its line is asked for
             // first and comes while the value is worked out. A store that
             // missed would hold up every store after it, the walk's own
             // included.
             let slot = (sector.first + sub.index(own, other)) as usize;
             prefetch(&values[slot]);
-            let code = walker.value(own, other);
+            let code = walker.value(own, other, removals);
             mine[code as usize] += 1;
             values[slot].store(code, Relaxed);
         },
         |_| progress(Event::Advance(order.per_class())),
     );
     let mut c = counts.lock().expect("no panics");
-    for mine in states {
+    for (mine, _) in states {
         for (total, n) in c.iter_mut().zip(mine) {
             *total += n;
         }

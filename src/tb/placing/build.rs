@@ -250,25 +250,29 @@ impl<'a> Walker<'a> {
     #[inline]
     fn value(&self, own: Bitboard, opp: Bitboard, removals: &mut Removals<'a>) -> u8 {
         let empty = !(own | opp);
-        let mut draw = false;
         let quiet = self.next.block(opp, own);
-        for p in empty {
-            let placed = own.with(p);
-            let code = if self.g.in_mill(p, placed) {
-                match self.removal(opp, own, placed, removals) {
-                    WIN => return WIN,
-                    code => code,
-                }
-            } else {
-                match quiet.code(p) {
-                    LOSS => return WIN,
-                    DRAW => DRAW,
-                    _ => LOSS,
-                }
-            };
-            draw |= code == DRAW;
+        // The replies' values for the side then to move, one bit each:
+        // gathered without a branch on each (which would go either way
+        // at random), then read once.
+        let mut replies = 0u8;
+        let mut draw = false;
+        let closing = self.g.closing_points(own, empty);
+        for p in empty & !closing {
+            replies |= 1 << quiet.code(p);
         }
-        if draw { DRAW } else { LOSS }
+        for p in closing {
+            match self.removal(opp, own, own.with(p), removals) {
+                WIN => return WIN,
+                code => draw |= code == DRAW,
+            }
+        }
+        if replies & (1 << LOSS) != 0 {
+            WIN
+        } else if draw || replies & (1 << DRAW) != 0 {
+            DRAW
+        } else {
+            LOSS
+        }
     }
 
     /// The best removal after a placement that closed a mill (`own`

@@ -231,6 +231,24 @@ fn build_with(
     Ok(reports)
 }
 
+/// Refuses a build of `what` that needs `need` bytes of memory where
+/// `limit` are allowed (`--memory`).
+pub(crate) fn check_memory(
+    what: impl FnOnce() -> String,
+    need: u64,
+    limit: u64,
+) -> Result<(), TbError> {
+    if need <= limit {
+        return Ok(());
+    }
+    let gib = |x: u64| x as f64 / (1u64 << 30) as f64;
+    Err(TbError::Memory {
+        subspace: what(),
+        need_gib: gib(need),
+        limit_gib: gib(limit),
+    })
+}
+
 /// Opens a table the build reads, and checks its checksum.
 fn open_checked(
     dir: &Path,
@@ -277,14 +295,7 @@ fn open_sides(
         Kind::ToRemoval => subs.iter().map(|s| s.len()).sum(),
     };
     let need = table_bytes + removal_bytes + own_tb_bytes;
-    if need > opts.memory {
-        let gib = |x: u64| x as f64 / (1u64 << 30) as f64;
-        return Err(TbError::Memory {
-            subspace: format!("{own}-{opp}"),
-            need_gib: gib(need),
-            limit_gib: gib(opts.memory),
-        });
-    }
+    check_memory(|| format!("{own}-{opp}"), need, opts.memory)?;
     let mut sides = Vec::new();
     for (&(a, b), sub) in counts.iter().zip(subs) {
         let pure = match kind {

@@ -28,7 +28,7 @@ use std::time::Instant;
 use super::{DRAW, LOSS, Layer, Sector, WIN, file_name, get};
 use crate::core::Bitboard;
 use crate::core::geometry::Geometry;
-use crate::tb::build::{Child, Event, atomic_u8, peak_memory, prefetch};
+use crate::tb::build::{Child, Event, atomic_u8, check_memory, peak_memory, prefetch};
 use crate::tb::format::{self, Header, Kind, MappedTable, TbError, TbRules, Value};
 use crate::tb::index::{PlusOne, Subspace};
 use crate::tb::rule::NMoveLimits;
@@ -346,15 +346,11 @@ pub fn build_layer(
     } else {
         0
     };
-    let need = slots + next_bytes;
-    if need > opts.memory {
-        let gib = |x: u64| x as f64 / (1u64 << 30) as f64;
-        return Err(TbError::Memory {
-            subspace: format!("placing layer {k}"),
-            need_gib: gib(need),
-            limit_gib: gib(opts.memory),
-        });
-    }
+    check_memory(
+        || format!("placing layer {k}"),
+        slots + next_bytes,
+        opts.memory,
+    )?;
     let next_table;
     let moving;
     let next = if k + 1 == super::LAYERS {

@@ -9,7 +9,6 @@
 
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
-use std::sync::atomic::AtomicU8;
 
 use memmap2::{MmapMut, MmapOptions};
 
@@ -21,12 +20,10 @@ use memmap2::{MmapMut, MmapOptions};
 /// no alignment above a page's.
 pub unsafe trait Zeroed: Sized {}
 
-// SAFETY: plain integers (and an atomic one of the same layout), zero is 0.
+// SAFETY: plain integers, zero is 0.
 unsafe impl Zeroed for u8 {}
 // SAFETY: as above.
 unsafe impl Zeroed for u16 {}
-// SAFETY: as above.
-unsafe impl Zeroed for AtomicU8 {}
 
 /// `len` zeroed elements of `T`.
 pub struct Table<T: Zeroed> {

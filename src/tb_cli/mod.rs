@@ -71,7 +71,7 @@ pub struct BuildArgs {
     /// Every subspace with at most N pieces a side (3..=9).
     #[arg(long, conflicts_with = "subspaces")]
     pub pieces: Option<u8>,
-    /// The most memory a subspace pair may use, GiB.
+    /// The most memory a subspace pair (or a placing layer) may use, GiB.
     #[arg(long, default_value_t = 16.0)]
     pub memory: f64,
     /// Which files: `tb` (values and distances to the end), `dtz`
@@ -209,6 +209,11 @@ fn on_event(pb: &ProgressBar) -> impl Fn(Event) + Sync + '_ {
 }
 
 impl BuildArgs {
+    /// `--memory` in bytes.
+    pub(crate) fn memory_bytes(&self) -> u64 {
+        (self.memory * (1u64 << 30) as f64) as u64
+    }
+
     /// The N-move limits the files are built for.
     pub(crate) fn limits(&self) -> NMoveLimits {
         NMoveLimits {
@@ -243,7 +248,7 @@ fn run_build(a: BuildArgs) -> Result<()> {
     let opts = Options {
         dir: a.common.dir.clone(),
         threads: a.common.threads.max(1),
-        memory: (a.memory * (1u64 << 30) as f64) as u64,
+        memory: a.memory_bytes(),
     };
     std::fs::create_dir_all(&opts.dir)
         .with_context(|| format!("creating {}", opts.dir.display()))?;

@@ -26,7 +26,7 @@ pub fn build(a: &BuildArgs, rules: TbRules) -> Result<()> {
         threads: a.common.threads.max(1),
         max: a.placing_max,
         limits: a.limits(),
-        memory: (a.memory * (1u64 << 30) as f64) as u64,
+        memory: a.memory_bytes(),
     };
     println!("layer\tslots\tseconds\tpositions/s\tpeak_MiB\tbytes\twins\tdraws\tlosses");
     for k in (0..LAYERS).rev() {

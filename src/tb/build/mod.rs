@@ -35,7 +35,7 @@ use std::time::Instant;
 use super::format::{self, Header, Kind, MappedTable, TbError, TbRules, Value};
 use super::index::{MIN_PIECES, Subspace};
 use super::rule::NMoveLimits;
-use super::table::Table;
+use super::table::{Table, Zeroed};
 use crate::core::{Bitboard, Color, Position, Setup};
 use code::Code;
 pub(crate) use code::atomic_u8;
@@ -249,6 +249,15 @@ pub(crate) fn check_memory(
     })
 }
 
+/// A zeroed working table of `len` slots for a build into `dir` (the
+/// directory named if the memory cannot be had).
+pub(crate) fn working_table<T: Zeroed>(len: usize, dir: &Path) -> Result<Table<T>, TbError> {
+    Table::zeroed(len).map_err(|source| TbError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })
+}
+
 /// Opens a table the build reads, and checks its checksum.
 fn open_checked(
     dir: &Path,
@@ -308,14 +317,10 @@ fn open_sides(
             None
         };
         let len = sub.len() as usize;
-        let memory = |source| TbError::Io {
-            path: opts.dir.clone(),
-            source,
-        };
         sides.push(Side {
             sub,
-            values: Table::zeroed(len).map_err(memory)?,
-            counts: Table::zeroed(len).map_err(memory)?,
+            values: working_table(len, &opts.dir)?,
+            counts: working_table(len, &opts.dir)?,
             removal,
             pure,
         });

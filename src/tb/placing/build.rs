@@ -28,7 +28,9 @@ use std::time::Instant;
 use super::{DRAW, LOSS, Layer, Sector, WIN, file_name, get};
 use crate::core::Bitboard;
 use crate::core::geometry::Geometry;
-use crate::tb::build::{Child, Event, atomic_u8, check_memory, peak_memory, prefetch};
+use crate::tb::build::{
+    Child, Event, atomic_u8, check_memory, peak_memory, prefetch, working_table,
+};
 use crate::tb::format::{self, Header, Kind, MappedTable, TbError, TbRules, Value};
 use crate::tb::index::{PlusOne, Subspace};
 use crate::tb::rule::NMoveLimits;
@@ -377,10 +379,7 @@ pub fn build_layer(
     // order, and a plain store to a byte of its own lets the processor
     // go on while the line comes, where a shared byte would need a
     // locked read-modify-write that waits for it.
-    let mut values: Table<u8> = Table::zeroed(slots as usize).map_err(|source| TbError::Io {
-        path: opts.dir.clone(),
-        source,
-    })?;
+    let mut values: Table<u8> = working_table(slots as usize, &opts.dir)?;
     progress(Event::Phase {
         label: "placing",
         total: sectors.iter().map(|s| walk_order(s).len()).sum(),

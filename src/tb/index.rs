@@ -41,23 +41,111 @@ pub static BINOM: [[u64; 25]; 25] = {
     t
 };
 
+/// `RANK_BYTES[b][byte][j]`: the colex terms of the points of byte `b`
+/// of a set (`byte` its bits there) when `j` points of the set lie below
+/// that byte: the sum of `C(p, j + i)` over its points `p`, the `i`-th
+/// (from 1) of them in the byte. Three lookups then rank any set.
+static RANK_BYTES: [[[u32; 17]; 256]; 3] = {
+    let mut t = [[[0u32; 17]; 256]; 3];
+    let mut b = 0;
+    while b < 3 {
+        let mut byte = 0;
+        while byte < 256 {
+            let mut below = 0;
+            while below < 17 {
+                let (mut sum, mut j, mut i) = (0u64, below, 0);
+                while i < 8 {
+                    if byte & (1 << i) != 0 {
+                        j += 1;
+                        sum += BINOM[8 * b + i][j];
+                    }
+                    i += 1;
+                }
+                t[b][byte][below] = sum as u32;
+                below += 1;
+            }
+            byte += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// `BYTE_MAP[mask][bits]`: the low bits of `bits` (as many as `mask` has)
+/// placed on the points of `mask`, in order (a byte's deposit); and
+/// `BYTE_PICK[mask][bits]`: the bits of `bits` on the points of `mask`,
+/// packed down to the low ones (a byte's compress).
+static BYTE_MAP: [[[u8; 256]; 256]; 2] = {
+    let mut t = [[[0u8; 256]; 256]; 2];
+    let mut mask = 0;
+    while mask < 256 {
+        let mut bits = 0;
+        while bits < 256 {
+            let (mut deposit, mut pick, mut q, mut p) = (0u8, 0u8, 0, 0);
+            while p < 8 {
+                if mask & (1 << p) != 0 {
+                    if bits & (1 << q) != 0 {
+                        deposit |= 1 << p;
+                    }
+                    if bits & (1 << p) != 0 {
+                        pick |= 1 << q;
+                    }
+                    q += 1;
+                }
+                p += 1;
+            }
+            t[0][mask][bits] = deposit;
+            t[1][mask][bits] = pick;
+            bits += 1;
+        }
+        mask += 1;
+    }
+    t
+};
+
 /// The colex rank of a set of points among the sets of its size.
 #[inline]
 pub fn colex_rank(set: u32) -> u64 {
-    let mut rank = 0;
-    let mut rest = set;
-    let mut j = 1;
-    while rest != 0 {
-        let p = rest.trailing_zeros() as usize;
-        rank += BINOM[p][j];
-        rest &= rest - 1;
-        j += 1;
-    }
-    rank
+    let (b0, b1, b2) = (set & 0xFF, (set >> 8) & 0xFF, (set >> 16) & 0xFF);
+    let n0 = b0.count_ones() as usize;
+    let n1 = n0 + b1.count_ones() as usize;
+    (RANK_BYTES[0][b0 as usize][0] as u64)
+        + RANK_BYTES[1][b1 as usize][n0] as u64
+        + RANK_BYTES[2][b2 as usize][n1] as u64
 }
 
 /// The set of `k` points with colex rank `rank`.
-pub fn colex_unrank(mut rank: u64, k: usize) -> u32 {
+pub fn colex_unrank(rank: u64, k: usize) -> u32 {
+    // Colex ranks do not depend on how many points there are: the sets
+    // on the 21 points that a moving-phase opponent can stand on (24 less
+    // the 3 or more of the side to move) are one table per size.
+    match UNRANK.get(k) {
+        Some(table) => match table.get().and_then(|t| t.get(rank as usize)) {
+            Some(&set) => set,
+            None if (rank as usize) < BINOM[UNRANK_POINTS][k] as usize => {
+                table.get_or_init(|| unrank_table(k))[rank as usize]
+            }
+            None => colex_unrank_slow(rank, k),
+        },
+        None => colex_unrank_slow(rank, k),
+    }
+}
+
+/// The points (from 0) that the unranking tables cover.
+const UNRANK_POINTS: usize = 21;
+
+/// For each size up to 9, the sets of the first 21 points in rank order
+/// (built when first asked for; 2.8 MB for all of them).
+static UNRANK: [OnceLock<Box<[u32]>>; 10] = [const { OnceLock::new() }; 10];
+
+fn unrank_table(k: usize) -> Box<[u32]> {
+    (0..BINOM[UNRANK_POINTS][k])
+        .map(|rank| colex_unrank_slow(rank, k))
+        .collect()
+}
+
+/// [`colex_unrank`] by search: the largest point first.
+fn colex_unrank_slow(mut rank: u64, k: usize) -> u32 {
     let mut set = 0;
     let mut p = 24;
     for j in (1..=k).rev() {
@@ -406,35 +494,31 @@ fn free_below(p: u32, taken: u32) -> usize {
 }
 
 /// The colex rank of `set` among the sets of its size within the points
-/// not in `taken`.
+/// not in `taken`: the rank of `set` packed onto those points.
 #[inline]
 fn rank_among_free(set: u32, taken: u32) -> u64 {
-    let mut rank = 0;
-    let mut rest = set;
-    let mut j = 1;
-    while rest != 0 {
-        let p = rest.trailing_zeros();
-        let below = (taken & ((1u32 << p) - 1)).count_ones();
-        rank += BINOM[(p - below) as usize][j];
-        rest &= rest - 1;
-        j += 1;
-    }
-    rank
+    let free = !taken;
+    let (m0, m1, m2) = (free & 0xFF, (free >> 8) & 0xFF, (free >> 16) & 0xFF);
+    let n0 = m0.count_ones();
+    let n1 = n0 + m1.count_ones();
+    let pick = &BYTE_MAP[1];
+    let packed = pick[m0 as usize][(set & 0xFF) as usize] as u32
+        | (pick[m1 as usize][((set >> 8) & 0xFF) as usize] as u32) << n0
+        | (pick[m2 as usize][((set >> 16) & 0xFF) as usize] as u32) << n1;
+    colex_rank(packed)
 }
 
 /// Spreads the bits of `compact` over the points not in `taken`.
+#[inline]
 fn expand(compact: u32, taken: u32) -> u32 {
-    let mut out = 0;
-    let mut q = 0;
-    for p in 0..24 {
-        if taken & (1 << p) == 0 {
-            if compact & (1 << q) != 0 {
-                out |= 1 << p;
-            }
-            q += 1;
-        }
-    }
-    out
+    let free = !taken;
+    let (m0, m1, m2) = (free & 0xFF, (free >> 8) & 0xFF, (free >> 16) & 0xFF);
+    let deposit = &BYTE_MAP[0];
+    let rest = compact >> m0.count_ones();
+    let top = rest >> m1.count_ones();
+    deposit[m0 as usize][(compact & 0xFF) as usize] as u32
+        | (deposit[m1 as usize][(rest & 0xFF) as usize] as u32) << 8
+        | (deposit[m2 as usize][(top & 0xFF) as usize] as u32) << 16
 }
 
 #[cfg(test)]
@@ -448,6 +532,55 @@ mod tests {
                 let set = colex_unrank(rank, k);
                 assert_eq!(set.count_ones() as usize, k);
                 assert_eq!(colex_rank(set), rank);
+            }
+        }
+    }
+
+    #[test]
+    fn the_tables_agree_with_the_definitions() {
+        // The colex sum, the rank among free points and the spread, bit
+        // by bit as they are defined.
+        let rank = |set: u32| -> u64 {
+            (0..24)
+                .filter(|p| set & (1 << p) != 0)
+                .enumerate()
+                .map(|(i, p)| BINOM[p][i + 1])
+                .sum()
+        };
+        let free_points = |taken: u32| (0..24).filter(move |p| taken & (1 << p) == 0);
+        let pack = |set: u32, taken: u32| -> u32 {
+            free_points(taken)
+                .enumerate()
+                .filter(|&(_, p)| set & (1 << p) != 0)
+                .map(|(q, _)| 1 << q)
+                .sum()
+        };
+        let spread = |compact: u32, taken: u32| -> u32 {
+            free_points(taken)
+                .enumerate()
+                .filter(|&(q, _)| compact & (1 << q) != 0)
+                .map(|(_, p)| 1 << p)
+                .sum()
+        };
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u32 & 0xFF_FFFF
+        };
+        for _ in 0..20_000 {
+            let (set, taken) = (next(), next());
+            assert_eq!(colex_rank(set), rank(set), "{set:#x}");
+            let set = set & !taken;
+            assert_eq!(rank_among_free(set, taken), rank(pack(set, taken)));
+            let compact = pack(set, taken);
+            assert_eq!(expand(compact, taken), set);
+            assert_eq!(expand(compact, taken), spread(compact, taken));
+        }
+        for (k, &sets) in BINOM[24].iter().enumerate().take(13) {
+            for r in (0..sets).step_by(101) {
+                assert_eq!(colex_unrank(r, k), colex_unrank_slow(r, k), "{k} {r}");
             }
         }
     }

@@ -238,6 +238,10 @@ pub fn successor_count(
     let fly = m.flies(own);
     // Every successor has `opp` to move: one canonicalising symmetry.
     let (class, s) = next.canonical_own(opp);
+    // Where that set has no symmetry of its own, distinct moves give
+    // distinct positions, and those distinct slots: counting the moves
+    // is enough (most sets of more than a few pieces).
+    let distinct_moves = next.is_asymmetric(class);
     let own_img = symmetry::apply(s, own);
     let mut succ = [0u64; 256];
     let mut n = 0;
@@ -254,16 +258,17 @@ pub fn successor_count(
                 }
                 continue;
             }
-            let img = own_img ^ symmetry::point_bits(s, from) ^ symmetry::point_bits(s, to);
-            succ[n] = next.index_in_class(class, img);
+            if !distinct_moves {
+                let img = own_img ^ symmetry::point_bits(s, from) ^ symmetry::point_bits(s, to);
+                succ[n] = next.index_in_class(class, img);
+            }
             n += 1;
         }
     }
-    let succ = &mut succ[..n];
-    if next.is_asymmetric(class) {
-        // Distinct moves give distinct positions, and those distinct slots.
+    if distinct_moves {
         return (n + escape as usize) as u8;
     }
+    let succ = &mut succ[..n];
     succ.sort_unstable();
     let mut distinct = 0;
     for i in 0..n {

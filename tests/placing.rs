@@ -226,3 +226,40 @@ fn a_placing_build_says_what_it_needs_and_keeps_to_its_rules() {
     ));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn verification_names_a_wrong_placing_value() {
+    // A copy of the set with one decided slot of layer 15 turned to the
+    // other side: `verify` must name the slot, and the header's counts.
+    let dir = std::env::temp_dir().join(format!("mulino-placing-wrong-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for entry in std::fs::read_dir(built()).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+    }
+    let k = 15;
+    let path = dir.join(mulino::tb::placing::file_name(k));
+    let mut bytes = std::fs::read(&path).unwrap();
+    let header = mulino::tb::format::HEADER_LEN;
+    let body = &bytes[header..];
+    let slot = (0..body.len() as u64 * 4)
+        .find(|&i| wdl(get(body, i)) != Wdl::Draw)
+        .expect("a decided slot");
+    let flipped = match wdl(get(body, slot)) {
+        Wdl::Win => mulino::tb::placing::code(Wdl::Loss),
+        _ => mulino::tb::placing::code(Wdl::Win),
+    };
+    let byte = &mut bytes[header + (slot / 4) as usize];
+    let shift = 2 * (slot % 4);
+    *byte = (*byte & !(3 << shift)) | (flipped << shift);
+    std::fs::write(&path, &bytes).unwrap();
+    let f = verify_layer(&dir, rules(), k, MAX, 2, &|_| {}).unwrap();
+    assert!(f.mismatches >= 2, "the slot and the header: {:?}", f.first);
+    assert!(
+        f.first.iter().any(|l| l.contains("successors give")),
+        "{:?}",
+        f.first
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -7,7 +7,7 @@
 use std::sync::Mutex;
 
 use super::build::open_layer;
-use super::{LAYERS, Layer, get, wdl};
+use super::{LAYERS, Layer, Sector, get, wdl};
 use crate::core::{MoveList, Outcome, Position, Rules};
 use crate::tb::build::Event;
 use crate::tb::format::{MappedTable, TbError, TbRules};
@@ -56,6 +56,7 @@ pub fn verify_layer(
     let ctx = Context {
         game: &game,
         next_layer: Layer { k: k + 1, max },
+        next_sectors: by_counts(Layer { k: k + 1, max }.sectors()),
         next: next.as_ref(),
         moving: &moving,
     };
@@ -108,10 +109,24 @@ fn check_header(table: &MappedTable, counts: [u64; 3], findings: &mut Findings) 
     }
 }
 
+/// `sectors` by their counts on the board, `own * 13 + opp`.
+fn by_counts(sectors: Vec<Sector>) -> Vec<Option<Sector>> {
+    let mut out: Vec<Option<Sector>> = (0..13 * 13).map(|_| None).collect();
+    for s in sectors {
+        let at = s.own as usize * 13 + s.opp as usize;
+        out[at] = Some(s);
+    }
+    out
+}
+
 /// Where the successors' values come from.
 struct Context<'a> {
     game: &'a Rules,
     next_layer: Layer,
+    /// The next layer's sectors by their counts on the board (at
+    /// `own * 13 + opp`), worked out once: each lookup would otherwise
+    /// build them anew.
+    next_sectors: Vec<Option<Sector>>,
     next: Option<&'a MappedTable>,
     moving: &'a Tablebases,
 }
@@ -128,10 +143,9 @@ impl Context<'_> {
                     return Err(format!("a successor in layer {}", layer.k));
                 }
                 let sector = self
-                    .next_layer
-                    .sectors()
-                    .into_iter()
-                    .find(|s| (s.own as u32, s.opp as u32) == (own.count(), opp.count()))
+                    .next_sectors
+                    .get((own.count() * 13 + opp.count()) as usize)
+                    .and_then(Option::as_ref)
                     .ok_or("a successor in a sector not built")?;
                 Ok(wdl(get(
                     next.slots(),

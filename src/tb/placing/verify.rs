@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use super::build::open_layer;
 use super::{LAYERS, Layer, Sector, get, wdl};
 use crate::core::{MoveList, Outcome, Position, Rules};
-use crate::tb::build::Event;
+use crate::tb::build::{Event, prefetch};
 use crate::tb::format::{MappedTable, TbError, TbRules};
 use crate::tb::probe::Tablebases;
 use crate::tb::rule::Wdl;
@@ -63,8 +63,8 @@ pub fn verify_layer(
     for s in &sectors {
         s.sub.par_classes(
             threads,
-            MoveList::new,
-            |moves, idx, own, opp| {
+            || (MoveList::new(), Vec::new()),
+            |(moves, pending), idx, own, opp| {
                 let stored = wdl(get(bytes, s.first + idx));
                 let sym = 1 + (idx % 15) as usize;
                 let (o, p) = (symmetry::apply(sym, own), symmetry::apply(sym, opp));
@@ -76,7 +76,7 @@ pub fn verify_layer(
                 } else {
                     match layer.position(&game, own, opp) {
                         None => Some("the rules core refuses the position".into()),
-                        Some(pos) => ctx.check(&pos, stored, moves),
+                        Some(pos) => ctx.check(&pos, stored, moves, pending),
                     }
                 };
                 if let Some(p) = problem {
@@ -132,53 +132,88 @@ struct Context<'a> {
 }
 
 impl Context<'_> {
-    /// The value of a successor for its side to move.
-    fn value(&self, child: &Position) -> Result<Wdl, String> {
+    /// Where a successor's value is: its slot in the next layer, or
+    /// (`None`) the moving phase.
+    fn slot(&self, child: &Position) -> Result<Option<u64>, String> {
+        if self.next.is_none() {
+            return Ok(None);
+        }
         let us = child.side_to_move();
         let (own, opp) = (child.pieces(us), child.pieces(us.opponent()));
-        match self.next {
-            Some(next) => {
-                let layer = Layer::of(child).ok_or("a successor outside the placing phase")?;
-                if layer.k != self.next_layer.k {
-                    return Err(format!("a successor in layer {}", layer.k));
-                }
-                let sector = self
-                    .next_sectors
-                    .get((own.count() * 13 + opp.count()) as usize)
-                    .and_then(Option::as_ref)
-                    .ok_or("a successor in a sector not built")?;
-                Ok(wdl(get(
-                    next.slots(),
-                    sector.first + sector.sub.index(own, opp),
-                )))
-            }
-            None => match self.moving.value(&child.with_rule50(0)) {
-                Some(v) => v.rule.ok_or_else(|| {
-                    "a successor whose value under the limits is not known".to_string()
-                }),
-                None => Err("a successor the moving tables do not hold".to_string()),
-            },
+        let layer = Layer::of(child).ok_or("a successor outside the placing phase")?;
+        if layer.k != self.next_layer.k {
+            return Err(format!("a successor in layer {}", layer.k));
+        }
+        let sector = self
+            .next_sectors
+            .get((own.count() * 13 + opp.count()) as usize)
+            .and_then(Option::as_ref)
+            .ok_or("a successor in a sector not built")?;
+        Ok(Some(sector.first + sector.sub.index(own, opp)))
+    }
+
+    /// The value of a successor in the moving phase for its side to move.
+    fn moving_value(&self, child: &Position) -> Result<Wdl, String> {
+        match self.moving.value(&child.with_rule50(0)) {
+            Some(v) => v
+                .rule
+                .ok_or_else(|| "a successor whose value under the limits is not known".to_string()),
+            None => Err("a successor the moving tables do not hold".to_string()),
         }
     }
 
-    /// Checks one position's stored value; the problem, if any.
-    fn check(&self, pos: &Position, stored: Wdl, moves: &mut MoveList) -> Option<String> {
+    /// Checks one position's stored value; the problem, if any. The
+    /// successors' slots are found first and their bytes asked for
+    /// (prefetched) before any is read, so that the reads overlap.
+    fn check(
+        &self,
+        pos: &Position,
+        stored: Wdl,
+        moves: &mut MoveList,
+        pending: &mut Vec<Pending>,
+    ) -> Option<String> {
         pos.legal_moves(self.game, moves);
         let us = pos.side_to_move();
-        let mut best = Wdl::Loss;
+        pending.clear();
         for &m in moves.iter() {
             let child = pos.play_unchecked(self.game, m);
-            let v = match child.outcome(self.game) {
-                Some(Outcome::Win { winner, .. }) if winner == us => Wdl::Win,
-                Some(Outcome::Win { .. }) => Wdl::Loss,
-                Some(_) => Wdl::Draw,
-                None => match self.value(&child) {
-                    Ok(v) => v.flip(),
+            let p = match child.outcome(self.game) {
+                Some(Outcome::Win { winner, .. }) if winner == us => Pending::Known(Wdl::Win),
+                Some(Outcome::Win { .. }) => Pending::Known(Wdl::Loss),
+                Some(_) => Pending::Known(Wdl::Draw),
+                None => match self.slot(&child) {
+                    Ok(Some(slot)) => {
+                        if let Some(next) = self.next {
+                            prefetch(&next.slots()[(slot / 4) as usize]);
+                        }
+                        Pending::Slot(slot)
+                    }
+                    Ok(None) => match self.moving_value(&child) {
+                        Ok(v) => Pending::Known(v.flip()),
+                        Err(e) => return Some(e),
+                    },
                     Err(e) => return Some(e),
                 },
+            };
+            pending.push(p);
+        }
+        let mut best = Wdl::Loss;
+        for p in pending.iter() {
+            let v = match (*p, self.next) {
+                (Pending::Known(v), _) => v,
+                (Pending::Slot(slot), Some(next)) => wdl(get(next.slots(), slot)).flip(),
+                (Pending::Slot(_), None) => return Some("a slot with no next layer".into()),
             };
             best = best.max(v);
         }
         (best != stored).then(|| format!("stored {stored:?}, successors give {best:?}"))
     }
+}
+
+/// A successor's value for the side that moves into it, or where to
+/// read it.
+#[derive(Clone, Copy)]
+enum Pending {
+    Known(Wdl),
+    Slot(u64),
 }

@@ -449,7 +449,7 @@ pub fn build_layer(
 /// position lands anywhere in the layer. Each slot of the sector is
 /// visited exactly once: a position with the other's set canonical, the
 /// mover's least under the symmetries that fix that set.
-fn walk_order(sector: &Sector) -> Subspace {
+pub(super) fn walk_order(sector: &Sector) -> Subspace {
     Subspace::with_counts(sector.opp, sector.own)
         .expect("a sector's counts, swapped, fit the board")
 }

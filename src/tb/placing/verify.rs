@@ -5,8 +5,10 @@
 //! image per slot and the header's counts and checksum are checked too.
 
 use std::sync::Mutex;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
 
-use super::build::open_layer;
+use super::build::{open_layer, walk_order};
 use super::{LAYERS, Layer, Sector, get, wdl};
 use crate::core::{MoveList, Outcome, Position, Rules};
 use crate::tb::build::{Event, prefetch};
@@ -39,11 +41,13 @@ pub fn verify_layer(
     let mut counts = [0u64; 3];
     let sectors = layer.sectors();
     let bytes = table.slots();
+    let mut classes = 0u64;
     for s in &sectors {
         for class in 0..s.sub.own_classes() {
             s.sub.for_each_in_class(class, |idx, opp| {
                 if s.sub.is_canonical(class, opp) {
                     counts[get(bytes, s.first + idx) as usize] += 1;
+                    classes += 1;
                 }
             });
         }
@@ -60,37 +64,54 @@ pub fn verify_layer(
         next: next.as_ref(),
         moving: &moving,
     };
+    // The walk goes by the other side's set, as the builder's does: the
+    // successors of one class of it lie in a few blocks of the next
+    // layer. It must meet every slot that holds a class once.
+    let visited = AtomicU64::new(0);
     for s in &sectors {
-        s.sub.par_classes(
+        let order = walk_order(s);
+        order.par_classes(
             threads,
-            || (MoveList::new(), Vec::new()),
-            |(moves, pending), idx, own, opp| {
+            || (MoveList::new(), Vec::new(), 0u64),
+            |(moves, pending, seen), _, other, own| {
+                let idx = s.sub.index(own, other);
+                *seen += 1;
                 let stored = wdl(get(bytes, s.first + idx));
                 let sym = 1 + (idx % 15) as usize;
-                let (o, p) = (symmetry::apply(sym, own), symmetry::apply(sym, opp));
+                let (o, p) = (symmetry::apply(sym, own), symmetry::apply(sym, other));
                 let problem = if s.sub.index(o, p) != idx {
                     Some(format!(
                         "symmetry {sym} moves it to slot {}",
                         s.sub.index(o, p)
                     ))
                 } else {
-                    match layer.position(&game, own, opp) {
+                    match layer.position(&game, own, other) {
                         None => Some("the rules core refuses the position".into()),
                         Some(pos) => ctx.check(&pos, stored, moves, pending),
                     }
                 };
                 if let Some(p) = problem {
                     let fen = layer
-                        .position(&game, own, opp)
-                        .map_or_else(|| format!("{own:?} {opp:?}"), |pos| pos.fen(&game));
+                        .position(&game, own, other)
+                        .map_or_else(|| format!("{own:?} {other:?}"), |pos| pos.fen(&game));
                     findings
                         .lock()
                         .expect("no panics")
                         .add(format!("{fen}: {p}"));
                 }
             },
-            |_| progress(Event::Advance(s.sub.per_class())),
+            |(_, _, seen)| {
+                visited.fetch_add(std::mem::take(seen), Relaxed);
+                progress(Event::Advance(order.per_class()));
+            },
         );
+    }
+    let visited = visited.into_inner();
+    if visited != classes {
+        findings.lock().expect("no panics").add(format!(
+            "{}: the walk met {visited} positions, the layer holds {classes}",
+            table.path.display(),
+        ));
     }
     Ok(findings.into_inner().expect("no panics"))
 }

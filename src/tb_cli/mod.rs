@@ -3,6 +3,7 @@
 //! summaries).
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
@@ -194,18 +195,52 @@ fn style(with_total: bool) -> ProgressStyle {
         .progress_chars("=> ")
 }
 
+/// Shows a build's events on `pb`; where stderr is not a terminal (a
+/// build run in the background with its output in a log), where the bar
+/// is hidden, also a line at most once a minute.
 fn on_event(pb: &ProgressBar) -> impl Fn(Event) + Sync + '_ {
-    move |e| match e {
-        Event::Phase { label, total } => {
-            pb.set_style(style(total > 0));
-            pb.set_message(label.to_string());
-            pb.set_length(total);
-            pb.set_position(0);
-            pb.reset_eta();
+    use std::io::IsTerminal;
+    let logged = (!std::io::stderr().is_terminal()).then(|| Mutex::new(Instant::now()));
+    move |e| {
+        match e {
+            Event::Phase { label, total } => {
+                pb.set_style(style(total > 0));
+                pb.set_message(label.to_string());
+                pb.set_length(total);
+                pb.set_position(0);
+                pb.reset_eta();
+            }
+            Event::Level(k) => pb.set_message(format!("retrograde {k}")),
+            Event::Advance(n) => pb.inc(n),
         }
-        Event::Level(k) => pb.set_message(format!("retrograde {k}")),
-        Event::Advance(n) => pb.inc(n),
+        if let Some(last) = &logged {
+            let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+            if last.elapsed().as_secs() >= 60 {
+                *last = Instant::now();
+                eprintln!("{}", progress_line(pb));
+            }
+        }
     }
+}
+
+/// One line of a bar's state, for a log.
+fn progress_line(pb: &ProgressBar) -> String {
+    let done = match pb.length() {
+        Some(total) if total > 0 => format!(
+            "{}/{} ({:.1}%)",
+            pb.position(),
+            total,
+            100.0 * pb.position() as f64 / total as f64
+        ),
+        _ => format!("{} positions resolved", pb.position()),
+    };
+    format!(
+        "{} {}: {done}, {:.0}/s, {} s",
+        pb.prefix().trim(),
+        pb.message(),
+        pb.per_sec(),
+        pb.elapsed().as_secs()
+    )
 }
 
 impl BuildArgs {

@@ -263,3 +263,35 @@ fn verification_names_a_wrong_placing_value() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn verify_checks_the_layers_asked_for_and_nothing_else() {
+    let dir = built();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_mulino"))
+            .args(["tb", "verify", "--dir"])
+            .arg(dir)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--layers", "16,17,16"]);
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(lines[0].starts_with("mulino-place-17.tb\tok"), "{stdout}");
+    assert!(lines[1].starts_with("mulino-place-16.tb\tok"), "{stdout}");
+    // Subspaces alone: no placing layer.
+    let out = run(&["--subspaces", "3-3"]);
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("mulino-3-3.tb\tok"), "{stdout}");
+    assert!(!stdout.contains("place"), "{stdout}");
+    let out = run(&["--layers", "18"]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("placing layers are 0 to 17"),
+        "{out:?}"
+    );
+}

@@ -31,12 +31,23 @@ pub enum TbCommand {
     /// Build databases bottom-up (finished files are kept, never rebuilt).
     Build(BuildArgs),
     /// Recompute every stored value from its successors.
-    Verify(CommonArgs),
+    Verify(VerifyArgs),
     /// Wins, losses, draws per symmetry class and longest distances.
     Stats(StatsArgs),
     /// Check the values under N-move rules against a rule-aware minimax
     /// of its own, for every position and counter.
     Nmove(NmoveArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Only these placing layers (`K,...`, 0 to 17); with `--subspaces`
+    /// alone no placing layer, with `--layers` alone no subspace;
+    /// default: every file in the directory.
+    #[arg(long, value_delimiter = ',')]
+    pub layers: Vec<u8>,
 }
 
 #[derive(Args, Debug)]
@@ -371,10 +382,21 @@ fn print_reports(
     Ok(())
 }
 
-fn run_verify(a: CommonArgs) -> Result<()> {
+fn run_verify(v: VerifyArgs) -> Result<()> {
+    let a = v.common;
     let rules = tb_rules(&a.variant)?;
-    let list = selected(&a)?;
-    let layers = placing::layers_present(&a.dir);
+    if let Some(k) = v.layers.iter().find(|&&k| k >= crate::tb::placing::LAYERS) {
+        bail!(
+            "--layers {k}: placing layers are 0 to {}",
+            crate::tb::placing::LAYERS - 1
+        );
+    }
+    let (list, layers) = match (a.subspaces.is_empty(), v.layers.is_empty()) {
+        (true, true) => (selected(&a)?, placing::layers_present(&a.dir)),
+        (false, true) => (selected(&a)?, Vec::new()),
+        (true, false) => (Vec::new(), placing::layers_sorted(&v.layers)),
+        (false, false) => (selected(&a)?, placing::layers_sorted(&v.layers)),
+    };
     if list.is_empty() && layers.is_empty() {
         bail!("no databases in {}", a.dir.display());
     }

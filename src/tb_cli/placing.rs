@@ -72,6 +72,14 @@ pub fn layers_present(dir: &Path) -> Vec<u8> {
         .collect()
 }
 
+/// The placing layers asked for, last layer first, once each.
+pub fn layers_sorted(layers: &[u8]) -> Vec<u8> {
+    let mut out = layers.to_vec();
+    out.sort_unstable_by(|a, b| b.cmp(a));
+    out.dedup();
+    out
+}
+
 /// Verifies the placing layers `layers` (the later one of each pair must
 /// be there too); the number of mismatches.
 pub fn verify(a: &CommonArgs, rules: TbRules, layers: &[u8]) -> Result<u64> {

@@ -120,14 +120,10 @@ pub fn colex_unrank(rank: u64, k: usize) -> u32 {
     // on the 21 points that a moving-phase opponent can stand on (24 less
     // the 3 or more of the side to move) are one table per size.
     match UNRANK.get(k) {
-        Some(table) => match table.get().and_then(|t| t.get(rank as usize)) {
-            Some(&set) => set,
-            None if (rank as usize) < BINOM[UNRANK_POINTS][k] as usize => {
-                table.get_or_init(|| unrank_table(k))[rank as usize]
-            }
-            None => colex_unrank_slow(rank, k),
-        },
-        None => colex_unrank_slow(rank, k),
+        Some(table) if rank < BINOM[UNRANK_POINTS][k] => {
+            table.get_or_init(|| unrank_table(k))[rank as usize]
+        }
+        _ => colex_unrank_slow(rank, k),
     }
 }
 

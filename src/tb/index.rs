@@ -71,9 +71,9 @@ static RANK_BYTES: [[[u32; 17]; 256]; 3] = {
     t
 };
 
-/// `BYTE_MAP[mask][bits]`: the low bits of `bits` (as many as `mask` has)
-/// placed on the points of `mask`, in order (a byte's deposit); and
-/// `BYTE_PICK[mask][bits]`: the bits of `bits` on the points of `mask`,
+/// `BYTE_MAP[0][mask][bits]`: the low bits of `bits` (as many as `mask`
+/// has) placed on the points of `mask`, in order (a byte's deposit);
+/// `BYTE_MAP[1][mask][bits]`: the bits of `bits` on the points of `mask`,
 /// packed down to the low ones (a byte's compress).
 static BYTE_MAP: [[[u8; 256]; 256]; 2] = {
     let mut t = [[[0u8; 256]; 256]; 2];

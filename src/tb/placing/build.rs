@@ -25,7 +25,7 @@ use std::sync::atomic::AtomicU8;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
-use super::{DRAW, LOSS, Layer, Sector, WIN, file_name, get};
+use super::{COUNTS, DRAW, LOSS, Layer, Sector, SectorIndex, WIN, file_name, get};
 use crate::core::Bitboard;
 use crate::core::geometry::Geometry;
 use crate::tb::build::{
@@ -56,7 +56,7 @@ enum Next<'a> {
     Layer {
         sectors: Vec<Sector>,
         /// The sector of each (side to move, other) count, if any.
-        lookup: Vec<Option<usize>>,
+        lookup: SectorIndex,
         bytes: &'a [u8],
     },
     Moving(&'a MovingTables),
@@ -76,9 +76,6 @@ struct MovingTables {
 fn moving_code(t: &Child, idx: u64) -> u8 {
     sign(t.value(idx as usize))
 }
-
-/// Counts a side may have: 0 to 12.
-const COUNTS: usize = 13;
 
 /// One block of the next positions: those with one side to move and its
 /// set fixed, the other's set varying (see the module's comment).
@@ -173,10 +170,7 @@ fn plus(sub: &Subspace, class: usize, symmetry: usize, placer: Bitboard) -> Opti
 impl<'a> Next<'a> {
     fn layer(layer: Layer, bytes: &'a [u8]) -> Next<'a> {
         let sectors = layer.sectors();
-        let mut lookup = vec![None; COUNTS * COUNTS];
-        for (i, s) in sectors.iter().enumerate() {
-            lookup[s.own as usize * COUNTS + s.opp as usize] = Some(i);
-        }
+        let lookup = SectorIndex::new(&sectors);
         Next::Layer {
             sectors,
             lookup,
@@ -195,7 +189,7 @@ impl<'a> Next<'a> {
                 lookup,
                 bytes,
             } => {
-                let s = &sectors[lookup[o * COUNTS + p].expect("the next layer has the sector")];
+                let s = &sectors[lookup.find(o, p).expect("the next layer has the sector")];
                 let (class, symmetry) = s.sub.canonical_own(to_move);
                 Block {
                     bytes,

@@ -237,13 +237,36 @@ impl Layer {
 pub struct PlacingLoaded {
     pub layer: Layer,
     pub sectors: Vec<Sector>,
-    /// The sector of each (side to move, other) count, if built.
-    lookup: Vec<Option<usize>>,
+    lookup: SectorIndex,
     pub table: MappedTable,
 }
 
 /// Counts a side may have on the board: 0 to 12.
-const COUNTS: usize = 13;
+pub(crate) const COUNTS: usize = 13;
+
+/// Which of a layer's sectors (by their place in its list) has given
+/// counts on the board, if one has.
+pub struct SectorIndex(Vec<Option<usize>>);
+
+impl SectorIndex {
+    pub fn new(sectors: &[Sector]) -> SectorIndex {
+        let mut at = vec![None; COUNTS * COUNTS];
+        for (i, s) in sectors.iter().enumerate() {
+            at[s.own as usize * COUNTS + s.opp as usize] = Some(i);
+        }
+        SectorIndex(at)
+    }
+
+    /// The sector with `own` pieces of the side to move and `opp` of the
+    /// other on the board.
+    #[inline]
+    pub fn find(&self, own: usize, opp: usize) -> Option<usize> {
+        if own >= COUNTS || opp >= COUNTS {
+            return None;
+        }
+        self.0[own * COUNTS + opp]
+    }
+}
 
 impl PlacingLoaded {
     /// Layer `k`'s file in `dir`, for `rules`.
@@ -254,10 +277,7 @@ impl PlacingLoaded {
             max: table.header.max,
         };
         let sectors = layer.sectors();
-        let mut lookup = vec![None; COUNTS * COUNTS];
-        for (i, s) in sectors.iter().enumerate() {
-            lookup[s.own as usize * COUNTS + s.opp as usize] = Some(i);
-        }
+        let lookup = SectorIndex::new(&sectors);
         Ok(PlacingLoaded {
             layer,
             sectors,
@@ -271,7 +291,7 @@ impl PlacingLoaded {
     #[inline]
     pub fn code(&self, own: Bitboard, opp: Bitboard) -> Option<u8> {
         let (o, p) = (own.count() as usize, opp.count() as usize);
-        let s = &self.sectors[(*self.lookup.get(o * COUNTS + p)?)?];
+        let s = &self.sectors[self.lookup.find(o, p)?];
         Some(get(self.table.slots(), s.first + s.sub.index(own, opp)))
     }
 }

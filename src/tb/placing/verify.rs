@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::Relaxed;
 
 use super::build::{open_layer, walk_order};
-use super::{LAYERS, Layer, Sector, get, wdl};
+use super::{LAYERS, Layer, Sector, SectorIndex, get, wdl};
 use crate::core::{MoveList, Outcome, Position, Rules};
 use crate::tb::build::{Event, prefetch};
 use crate::tb::format::{MappedTable, TbError, TbRules};
@@ -57,10 +57,12 @@ pub fn verify_layer(
         label: "verify",
         total: layer.slots(),
     });
+    let next_sectors = Layer { k: k + 1, max }.sectors();
     let ctx = Context {
         game: &game,
         next_layer: Layer { k: k + 1, max },
-        next_sectors: by_counts(Layer { k: k + 1, max }.sectors()),
+        next_sectors: &next_sectors,
+        next_index: SectorIndex::new(&next_sectors),
         next: next.as_ref(),
         moving: &moving,
     };
@@ -130,47 +132,40 @@ fn check_header(table: &MappedTable, counts: [u64; 3], findings: &mut Findings) 
     }
 }
 
-/// `sectors` by their counts on the board, `own * 13 + opp`.
-fn by_counts(sectors: Vec<Sector>) -> Vec<Option<Sector>> {
-    let mut out: Vec<Option<Sector>> = (0..13 * 13).map(|_| None).collect();
-    for s in sectors {
-        let at = s.own as usize * 13 + s.opp as usize;
-        out[at] = Some(s);
-    }
-    out
-}
-
 /// Where the successors' values come from.
 struct Context<'a> {
     game: &'a Rules,
     next_layer: Layer,
-    /// The next layer's sectors by their counts on the board (at
-    /// `own * 13 + opp`), worked out once: each lookup would otherwise
-    /// build them anew.
-    next_sectors: Vec<Option<Sector>>,
+    /// The next layer's sectors and which has given counts, worked out
+    /// once (each lookup built them anew before).
+    next_sectors: &'a [Sector],
+    next_index: SectorIndex,
     next: Option<&'a MappedTable>,
     moving: &'a Tablebases,
 }
 
-impl Context<'_> {
-    /// Where a successor's value is: its slot in the next layer, or
-    /// (`None`) the moving phase.
-    fn slot(&self, child: &Position) -> Result<Option<u64>, String> {
-        if self.next.is_none() {
+impl<'a> Context<'a> {
+    /// Where a successor's value is: the next layer's bytes and its slot
+    /// there, or (`None`) the moving phase.
+    fn slot(&self, child: &Position) -> Result<Option<(&'a [u8], u64)>, String> {
+        let Some(next) = self.next else {
             return Ok(None);
-        }
+        };
         let us = child.side_to_move();
         let (own, opp) = (child.pieces(us), child.pieces(us.opponent()));
         let layer = Layer::of(child).ok_or("a successor outside the placing phase")?;
         if layer.k != self.next_layer.k {
             return Err(format!("a successor in layer {}", layer.k));
         }
-        let sector = self
-            .next_sectors
-            .get((own.count() * 13 + opp.count()) as usize)
-            .and_then(Option::as_ref)
+        let at = self
+            .next_index
+            .find(own.count() as usize, opp.count() as usize)
             .ok_or("a successor in a sector not built")?;
-        Ok(Some(sector.first + sector.sub.index(own, opp)))
+        let sector = &self.next_sectors[at];
+        Ok(Some((
+            next.slots(),
+            sector.first + sector.sub.index(own, opp),
+        )))
     }
 
     /// The value of a successor in the moving phase for its side to move.
@@ -191,7 +186,7 @@ impl Context<'_> {
         pos: &Position,
         stored: Wdl,
         moves: &mut MoveList,
-        pending: &mut Vec<Pending>,
+        pending: &mut Vec<Pending<'a>>,
     ) -> Option<String> {
         pos.legal_moves(self.game, moves);
         let us = pos.side_to_move();
@@ -203,11 +198,9 @@ impl Context<'_> {
                 Some(Outcome::Win { .. }) => Pending::Known(Wdl::Loss),
                 Some(_) => Pending::Known(Wdl::Draw),
                 None => match self.slot(&child) {
-                    Ok(Some(slot)) => {
-                        if let Some(next) = self.next {
-                            prefetch(&next.slots()[(slot / 4) as usize]);
-                        }
-                        Pending::Slot(slot)
+                    Ok(Some((bytes, slot))) => {
+                        prefetch(&bytes[(slot / 4) as usize]);
+                        Pending::Slot(bytes, slot)
                     }
                     Ok(None) => match self.moving_value(&child) {
                         Ok(v) => Pending::Known(v.flip()),
@@ -220,10 +213,9 @@ impl Context<'_> {
         }
         let mut best = Wdl::Loss;
         for p in pending.iter() {
-            let v = match (*p, self.next) {
-                (Pending::Known(v), _) => v,
-                (Pending::Slot(slot), Some(next)) => wdl(get(next.slots(), slot)).flip(),
-                (Pending::Slot(_), None) => return Some("a slot with no next layer".into()),
+            let v = match *p {
+                Pending::Known(v) => v,
+                Pending::Slot(bytes, slot) => wdl(get(bytes, slot)).flip(),
             };
             best = best.max(v);
         }
@@ -232,9 +224,9 @@ impl Context<'_> {
 }
 
 /// A successor's value for the side that moves into it, or where to
-/// read it.
+/// read it (a layer's bytes and the slot).
 #[derive(Clone, Copy)]
-enum Pending {
+enum Pending<'a> {
     Known(Wdl),
-    Slot(u64),
+    Slot(&'a [u8], u64),
 }

@@ -178,7 +178,7 @@ fn the_engine_keeps_the_value_through_the_placing_phase() {
         } else {
             Wdl::Loss
         };
-        let v = tables.value(&pos).map(|v| v.pure);
+        let v = tables.value(&pos).and_then(|v| v.pure);
         assert_eq!(v, Some(expect), "{fen} moves {moves:?}");
         e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
         let lines = e.go("depth 3");

@@ -134,7 +134,7 @@ impl TbAdjudication {
             Wdl::Loss => decisive(mover.opponent()),
             Wdl::Draw => (self.mode != TbMode::WinLoss).then(|| Verdict {
                 winner: None,
-                detail: if value.pure == Wdl::Draw {
+                detail: if value.pure == Some(Wdl::Draw) {
                     "draw by adjudication: the databases give the position a draw".into()
                 } else {
                     "draw by adjudication: the databases give the position a draw under the N-move rules".into()

@@ -42,16 +42,17 @@ pub const TB_DRAW_BAND: i32 = 75;
 pub fn tb_value_score(v: TbValue, limits: NMoveLimits, counter: u16, ply: usize) -> i32 {
     let ply = ply as i32;
     let sign = match v.pure {
-        Wdl::Draw => return 0,
-        Wdl::Win => 1,
-        Wdl::Loss => -1,
+        None | Some(Wdl::Draw) => return 0,
+        Some(Wdl::Win) => 1,
+        Some(Wdl::Loss) => -1,
     };
     let score = match (v.rule, v.to_end) {
         (Some(Wdl::Draw), _) => return 0,
         (Some(_), Some(d)) if limits.ends_in_time(counter, d) => MATE - ply - d as i32,
         (Some(_), Some(d)) => TB_WIN - ply - i32::from(v.to_removal.unwrap_or(d)),
-        // The placing phase: a win, with no distance but the plies to it.
-        (Some(_), None) => TB_WIN - ply - 255,
+        // A `.wdz` value: the plies to the next removal; the placing
+        // phase: a win, with no distance but the plies to it.
+        (Some(_), None) => TB_WIN - ply - i32::from(v.to_removal.unwrap_or(255)),
         (None, d) => TB_WIN - (counter as i32 + d.map_or(255, i32::from)).min(5_000),
     };
     sign * score

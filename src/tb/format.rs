@@ -13,7 +13,8 @@
 //!  14  1  flying (0/1)                     15  1  fly at (pieces)
 //!  16  1  diagonal lines (0/1)             17  1  mill pieces always removable (0/1)
 //!  18  1  kind: 0 distance to the end (.tb), 1 distance to the next removal (.dtz),
-//!           2 a layer of the placing phase (`tb::placing`)
+//!           2 a layer of the placing phase (`tb::placing`), 3 values under
+//!           an N-move rule (.wdz)
 //!  19  1  placing layer (placements made)   20  1  pieces a side (placing; else 0)
 //!  21  1  most pieces a side built (placing; else 0)
 //!  22  2  zero
@@ -22,9 +23,10 @@
 //!  56  1  longest win                     57  1  longest loss
 //!  58  6  zero
 //!  64  8  FNV-1a 64 of the slot bytes
-//!  72  2  .dtz: the NMoveRule its removals were valued under (0: none)
-//!  74  2  .dtz: the EndgameNMoveRule likewise       76  4  zero
-//!  80  8  .dtz: wins and losses the rule draws at every counter
+//!  72  2  .dtz, .wdz: the NMoveRule its removals were valued under (0: none)
+//!  74  2  .dtz, .wdz: the EndgameNMoveRule likewise       76  4  zero
+//!  80  8  .dtz: wins and losses the rule draws at every counter (.wdz: 0,
+//!           not counted: it knows no values without the rule)
 //!  88 40  zero
 //! ```
 //!
@@ -56,6 +58,21 @@
 //! subspaces is drawn by the rule from a counter of 0 (the `.dtz` header's
 //! longest distances tell which limits those are).
 //!
+//! A `.wdz` file (`mulino-W-B-n100-100.wdz`) holds what a `.tb` and a
+//! `.dtz` file for one limit give together, for that limit only, and is
+//! built without either: its slot byte is `0` for a draw under the rule
+//! at every counter (a draw, or a win or loss the rule draws), `1 + z`
+//! for a win and `129 + z` for a loss whose next removal (as above) is
+//! `z` plies away, `z` at most the subspace's limit (126 at most). With
+//! `r` plies left, the side to move wins or loses if `z <= r`, and draws
+//! otherwise. Its removals take the smaller subspaces' values under the
+//! same limits from a counter of 0, from their `.wdz` files (or their
+//! `.tb` and `.dtz` files), so it is exact by construction. The whole
+//! game under one rule (the moving phase and the placing layers built
+//! on it) needs these files only, and they cost about half of the
+//! `.tb` and `.dtz` pair; what they cannot say is a position's value
+//! without the rule, where the rule draws it.
+//!
 //! This is the measure of the published per-subspace table (the longest
 //! distance is 204 plies); its README calls it the distance "to
 //! conversion", but its numbers count through removals to the end of the
@@ -82,6 +99,9 @@ pub enum Kind {
     ToRemoval,
     /// A layer of the placing phase: win, draw or loss (`tb::placing`).
     Placing,
+    /// The value under the N-move rules and the plies to the next removal
+    /// that keeps it, with no `.tb` file beside it (`.wdz`).
+    UnderRule,
 }
 
 impl Kind {
@@ -90,6 +110,7 @@ impl Kind {
             Kind::ToEnd => 0,
             Kind::ToRemoval => 1,
             Kind::Placing => 2,
+            Kind::UnderRule => 3,
         }
     }
 
@@ -98,6 +119,7 @@ impl Kind {
             0 => Some(Kind::ToEnd),
             1 => Some(Kind::ToRemoval),
             2 => Some(Kind::Placing),
+            3 => Some(Kind::UnderRule),
             _ => None,
         }
     }
@@ -107,6 +129,7 @@ impl Kind {
         match self {
             Kind::ToEnd | Kind::Placing => "tb",
             Kind::ToRemoval => "dtz",
+            Kind::UnderRule => "wdz",
         }
     }
 
@@ -116,7 +139,35 @@ impl Kind {
             Kind::ToEnd => "distances to the end",
             Kind::ToRemoval => "distances to the next removal",
             Kind::Placing => "a layer of the placing phase",
+            Kind::UnderRule => "values under an N-move rule",
         }
+    }
+}
+
+/// The longest distance to the next removal a `.wdz` file holds, and so
+/// the largest N-move limit it can be built for.
+pub const WDZ_MAX_LIMIT: u16 = 126;
+
+/// A `.wdz` slot byte: the value under the file's N-move limits from a
+/// counter of 0, its distance the plies to the next removal that keeps
+/// it. `None` where it does not fit (a distance past [`WDZ_MAX_LIMIT`]).
+#[inline]
+pub fn wdz_encode(v: Value) -> Option<u8> {
+    match v {
+        Value::Draw => Some(0),
+        Value::Win(z) if (1..=127).contains(&z) => Some(1 + z),
+        Value::Loss(z) if z as u16 <= WDZ_MAX_LIMIT => Some(129 + z),
+        _ => None,
+    }
+}
+
+/// The value a `.wdz` slot byte holds ([`wdz_encode`]).
+#[inline]
+pub fn wdz_decode(byte: u8) -> Value {
+    match byte {
+        0 => Value::Draw,
+        1..=128 => Value::Win(byte - 1),
+        _ => Value::Loss(byte - 129),
     }
 }
 
@@ -336,6 +387,15 @@ pub fn dtz_file_name(own: u8, opp: u8, limits: NMoveLimits) -> String {
     }
 }
 
+/// The file name of subspace `own-opp`'s values under `limits` (never
+/// none): `mulino-W-B-n100-100.wdz`.
+pub fn wdz_file_name(own: u8, opp: u8, limits: NMoveLimits) -> String {
+    format!(
+        "mulino-{own}-{opp}-n{}-{}.wdz",
+        limits.n_move, limits.endgame
+    )
+}
+
 /// The header fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
@@ -543,6 +603,10 @@ impl MappedTable {
         if kind == Kind::ToRemoval {
             return MappedTable::open_dtz(dir, own, opp, rules, NMoveLimits::NONE);
         }
+        debug_assert!(
+            kind != Kind::UnderRule,
+            "a .wdz file is opened for its limits"
+        );
         let path = dir.join(file_name_of(kind, own, opp));
         MappedTable::open_path(path, kind, rules, |header, path| {
             if (header.own, header.opp) != (own, opp) {
@@ -567,6 +631,27 @@ impl MappedTable {
     ) -> Result<MappedTable, TbError> {
         let path = dir.join(dtz_file_name(own, opp, limits));
         MappedTable::open_path(path, Kind::ToRemoval, rules, |header, path| {
+            if (header.own, header.opp) != (own, opp) || header.limits != limits {
+                return Err(TbError::WrongSubspace {
+                    path: path.to_path_buf(),
+                    found: format!("{}-{} under {:?}", header.own, header.opp, header.limits),
+                    wanted: format!("{own}-{opp} under {limits:?}"),
+                });
+            }
+            index_slots(header, path, own, opp)
+        })
+    }
+
+    /// Opens subspace `own-opp`'s `.wdz` file built for `limits`.
+    pub fn open_wdz(
+        dir: &Path,
+        own: u8,
+        opp: u8,
+        rules: TbRules,
+        limits: NMoveLimits,
+    ) -> Result<MappedTable, TbError> {
+        let path = dir.join(wdz_file_name(own, opp, limits));
+        MappedTable::open_path(path, Kind::UnderRule, rules, |header, path| {
             if (header.own, header.opp) != (own, opp) || header.limits != limits {
                 return Err(TbError::WrongSubspace {
                     path: path.to_path_buf(),

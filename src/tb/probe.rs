@@ -106,6 +106,8 @@ pub struct Tablebases {
     checked: bool,
     tb: Vec<Entry<Loaded>>,
     dtz: Vec<Entry<Loaded>>,
+    /// The `.wdz` files for `limits`, used before the other two.
+    wdz: Vec<Entry<Loaded>>,
     /// The placing layers, by placements made.
     place: Vec<Entry<PlacingLoaded>>,
     /// Per subspace: whether its `.dtz` values are exact under `limits`.
@@ -158,6 +160,7 @@ impl Tablebases {
             checked,
             tb: (0..SIDE * SIDE).map(|_| Entry::new()).collect(),
             dtz: (0..SIDE * SIDE).map(|_| Entry::new()).collect(),
+            wdz: (0..SIDE * SIDE).map(|_| Entry::new()).collect(),
             place: (0..LAYERS).map(|_| Entry::new()).collect(),
             exact: (0..SIDE * SIDE).map(|_| AtomicU8::new(0)).collect(),
             notify,
@@ -223,6 +226,7 @@ impl Tablebases {
         match kind {
             Kind::ToEnd | Kind::Placing => &self.tb,
             Kind::ToRemoval => &self.dtz,
+            Kind::UnderRule => &self.wdz,
         }
     }
 
@@ -235,6 +239,12 @@ impl Tablebases {
     /// The `.dtz` table of subspace `own-opp`, opened on first use.
     pub fn dtz_table(&self, own: u8, opp: u8) -> Result<&Loaded, &TbError> {
         self.loaded(Kind::ToRemoval, own, opp)
+    }
+
+    /// The `.wdz` table of subspace `own-opp` for these limits, opened on
+    /// first use.
+    pub fn wdz_table(&self, own: u8, opp: u8) -> Result<&Loaded, &TbError> {
+        self.loaded(Kind::UnderRule, own, opp)
     }
 
     fn loaded(&self, kind: Kind, own: u8, opp: u8) -> Result<&Loaded, &TbError> {
@@ -255,6 +265,9 @@ impl Tablebases {
                             }
                             other => other,
                         }
+                    }
+                    Kind::UnderRule => {
+                        MappedTable::open_wdz(&self.dir, own, opp, self.rules, self.limits)
                     }
                     _ => MappedTable::open_kind(&self.dir, kind, own, opp, self.rules),
                 }?;
@@ -323,6 +336,9 @@ impl Tablebases {
                     format::file_name_of(Kind::ToRemoval, own, opp)
                 }
             }
+            FileId::Moving(Kind::UnderRule, own, opp) => {
+                format::wdz_file_name(own, opp, self.limits)
+            }
             FileId::Moving(kind, own, opp) => format::file_name_of(kind, own, opp),
             FileId::Placing(k) => super::placing::file_name(k),
         })
@@ -343,6 +359,8 @@ impl Tablebases {
                 "no .dtz files: wins and losses count under the N-move rules only when they end in time",
             )),
             FileId::Placing(_) => Some((2, "")),
+            // Without `.wdz` files the `.tb` and `.dtz` files serve.
+            FileId::Moving(Kind::UnderRule, ..) => Some((4, "")),
             FileId::Moving(..) => None,
         };
         if let Some((bit, what)) = kind {
@@ -432,6 +450,12 @@ impl Tablebases {
         }
         let (own, opp) = Tablebases::moving_sets(pos)?;
         let (w, b) = (own.count(), opp.count());
+        if let Some(z) = self.wdz_usable(w, b) {
+            let pure = self.peek(Kind::ToEnd, w, b).map(|t| t.value(own, opp));
+            let v = format::wdz_decode(z.byte(own, opp));
+            let limit = self.limits.limit(w, b);
+            return Some(TbValue::under_rule(v, pure, pos.rule50(), limit));
+        }
         let t = self.usable(Kind::ToEnd, w, b)?;
         let pure = t.value(own, opp);
         if pure == Value::Draw {
@@ -457,6 +481,29 @@ impl Tablebases {
             exact,
             self.limits,
         ))
+    }
+
+    /// The `.wdz` table of `own-opp` for these limits, if play may use it
+    /// (none without limits, and none told missing where the directory
+    /// has no `.wdz` file: the `.tb` and `.dtz` files serve).
+    #[inline]
+    fn wdz_usable(&self, own: u32, opp: u32) -> Option<&Loaded> {
+        if self.limits == NMoveLimits::NONE || self.told_kinds.load(Relaxed) & 4 != 0 {
+            return None;
+        }
+        self.usable(Kind::UnderRule, own, opp)
+    }
+
+    /// The table if play may use it, without telling anything when it
+    /// cannot (a `.tb` value shown beside a `.wdz` one).
+    #[inline]
+    fn peek(&self, kind: Kind, own: u32, opp: u32) -> Option<&Loaded> {
+        let entry = &self.entries(kind)[at(own, opp)];
+        let state = entry.state.load(Acquire);
+        if state == BAD || (self.checked && state != TRUSTED) {
+            return None;
+        }
+        self.loaded(kind, own as u8, opp as u8).ok()
     }
 
     /// A placing position's value, if its layer's file is in use and holds
@@ -538,14 +585,20 @@ impl Tablebases {
     /// to move) is there and play may use it.
     pub fn holds(&self, own: u32, opp: u32) -> bool {
         let range = MIN_PIECES as u32..=MAX_PIECES as u32;
-        range.contains(&own) && range.contains(&opp) && self.usable(Kind::ToEnd, own, opp).is_some()
+        range.contains(&own)
+            && range.contains(&opp)
+            && (self.wdz_usable(own, opp).is_some() || self.usable(Kind::ToEnd, own, opp).is_some())
     }
 
     /// The files of these databases in the directory, `.tb` before `.dtz`,
     /// smallest subspace first, then the placing layers, last first.
     fn files(&self) -> Vec<FileId> {
         let mut v = Vec::new();
-        for kind in [Kind::ToEnd, Kind::ToRemoval] {
+        let kinds: &[Kind] = match self.limits == NMoveLimits::NONE {
+            true => &[Kind::ToEnd, Kind::ToRemoval],
+            false => &[Kind::ToEnd, Kind::ToRemoval, Kind::UnderRule],
+        };
+        for &kind in kinds {
             for (own, opp) in plan(&[(MAX_PIECES, MAX_PIECES)]) {
                 for (a, b) in [(own, opp), (opp, own)] {
                     let id = FileId::Moving(kind, a, b);
@@ -696,7 +749,7 @@ impl Tablebases {
                 }
             }
         };
-        for kind in [Kind::ToEnd, Kind::ToRemoval] {
+        for kind in [Kind::ToEnd, Kind::ToRemoval, Kind::UnderRule] {
             for entry in self.entries(kind) {
                 let table = entry
                     .cell

@@ -93,7 +93,7 @@ fn show_rank(v: &Option<TbValue>) -> (u8, Reverse<i32>) {
     let d = v.to_end.map_or(255, i32::from);
     match (v.rule, v.pure) {
         (Some(Wdl::Win), _) => (0, Reverse(-d)),
-        (None, Wdl::Win) => (1, Reverse(-d)),
+        (None, Some(Wdl::Win)) => (1, Reverse(-d)),
         (Some(Wdl::Draw), _) => (2, Reverse(-d)),
         (None, _) => (3, Reverse(d)),
         (Some(Wdl::Loss), _) => (4, Reverse(d)),

@@ -111,8 +111,10 @@ pub struct TbValue {
     /// position's counter; `None` where the databases cannot say (a win
     /// or loss that the rules may draw, with no usable `.dtz` file).
     pub rule: Option<Wdl>,
-    /// The value without N-move rules.
-    pub pure: Wdl,
+    /// The value without N-move rules; `None` where only a `.wdz` file
+    /// (values under the rule alone) holds the position and it draws:
+    /// a draw, or a win or loss the rule draws at every counter.
+    pub pure: Option<Wdl>,
     /// The plies to the end of the game without N-move rules (the winner
     /// hurrying, the loser delaying), for a win or loss of the moving
     /// phase (the placing files hold no distances).
@@ -156,7 +158,7 @@ impl TbValue {
         };
         TbValue {
             rule,
-            pure: sign,
+            pure: Some(sign),
             to_end,
             to_removal: if pure == Value::Draw || !exact {
                 None
@@ -171,7 +173,7 @@ impl TbValue {
     pub fn drawn_at_every_counter(pure: Value) -> TbValue {
         TbValue {
             rule: Some(Wdl::Draw),
-            pure: Wdl::of(pure),
+            pure: Some(Wdl::of(pure)),
             to_end: match pure {
                 Value::Win(d) | Value::Loss(d) => Some(d),
                 Value::Draw => None,
@@ -180,12 +182,44 @@ impl TbValue {
         }
     }
 
+    /// A value from a `.wdz` file (`v`, its distance the plies to the next
+    /// removal) at counter `counter` under the subspace's `limit`, with
+    /// the `.tb` value beside it where that file is in use too.
+    pub fn under_rule(v: Value, pure: Option<Value>, counter: u16, limit: Option<u16>) -> TbValue {
+        let (rule, to_removal) = match v {
+            Value::Draw => (Wdl::Draw, None),
+            Value::Win(z) | Value::Loss(z) => {
+                let left = limit.map_or(u16::MAX, |n| n.saturating_sub(counter));
+                let sign = if z as u16 <= left {
+                    Wdl::of(v)
+                } else {
+                    Wdl::Draw
+                };
+                (sign, Some(z))
+            }
+        };
+        TbValue {
+            rule: Some(rule),
+            pure: match (pure, v) {
+                (Some(p), _) => Some(Wdl::of(p)),
+                // A win or loss under a rule is one without it.
+                (None, Value::Win(_) | Value::Loss(_)) => Some(Wdl::of(v)),
+                (None, Value::Draw) => None,
+            },
+            to_end: match pure {
+                Some(Value::Win(d) | Value::Loss(d)) => Some(d),
+                _ => None,
+            },
+            to_removal,
+        }
+    }
+
     /// A value of the placing phase: its sign, exact under the rules
     /// (`exact`) or not known under them.
     pub fn placing(sign: Wdl, exact: bool) -> TbValue {
         TbValue {
             rule: (exact || sign == Wdl::Draw).then_some(sign),
-            pure: sign,
+            pure: Some(sign),
             to_end: None,
             to_removal: None,
         }
@@ -194,9 +228,9 @@ impl TbValue {
     /// The `.tb` value, where the distance to the end is known.
     pub fn pure_value(self) -> Option<Value> {
         match (self.pure, self.to_end) {
-            (Wdl::Draw, _) => Some(Value::Draw),
-            (Wdl::Win, Some(d)) => Some(Value::Win(d)),
-            (Wdl::Loss, Some(d)) => Some(Value::Loss(d)),
+            (Some(Wdl::Draw), _) => Some(Value::Draw),
+            (Some(Wdl::Win), Some(d)) => Some(Value::Win(d)),
+            (Some(Wdl::Loss), Some(d)) => Some(Value::Loss(d)),
             _ => None,
         }
     }
@@ -207,9 +241,9 @@ impl TbValue {
     pub fn for_mover(self, removed: bool) -> TbValue {
         TbValue {
             rule: self.rule.map(Wdl::flip),
-            pure: self.pure.flip(),
+            pure: self.pure.map(Wdl::flip),
             to_end: self.to_end.map(|d| d.saturating_add(1)),
-            to_removal: if removed && self.pure != Wdl::Draw {
+            to_removal: if removed && self.pure.is_some_and(|p| p != Wdl::Draw) {
                 Some(1)
             } else {
                 self.to_removal.map(|z| z.saturating_add(1))
@@ -221,7 +255,7 @@ impl TbValue {
     /// pieces).
     pub const WINS_AT_ONCE: TbValue = TbValue {
         rule: Some(Wdl::Win),
-        pure: Wdl::Win,
+        pure: Some(Wdl::Win),
         to_end: Some(1),
         to_removal: Some(1),
     };
@@ -300,7 +334,7 @@ mod tests {
     fn a_move_takes_the_value_one_ply_back() {
         let lost = TbValue {
             rule: Some(Wdl::Loss),
-            pure: Wdl::Loss,
+            pure: Some(Wdl::Loss),
             to_end: Some(10),
             to_removal: Some(4),
         };
@@ -308,7 +342,7 @@ mod tests {
             lost.for_mover(false),
             TbValue {
                 rule: Some(Wdl::Win),
-                pure: Wdl::Win,
+                pure: Some(Wdl::Win),
                 to_end: Some(11),
                 to_removal: Some(5)
             }

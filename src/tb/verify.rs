@@ -14,7 +14,7 @@ use super::build::{self, Event};
 use super::format::{self, Kind, TbError, Value};
 use super::index::Subspace;
 use super::probe::{Loaded, Tablebases};
-use super::rule::NMoveLimits;
+use super::rule::{NMoveLimits, Wdl};
 use super::symmetry;
 use crate::core::{Bitboard, MoveList, Outcome, Position, Rules};
 
@@ -57,9 +57,13 @@ pub fn verify_kind(
     progress: &(dyn Fn(Event) + Sync),
 ) -> Result<Findings, TbError> {
     let unusable = |e: &TbError| TbError::Unusable(e.to_string());
+    if kind == Kind::UnderRule {
+        let wdz = tbs.wdz_table(own, opp).map_err(unusable)?;
+        return verify_wdz(tbs, wdz, threads, progress);
+    }
     let tb = tbs.table(own, opp).map_err(unusable)?;
     let dtz = match kind {
-        Kind::ToEnd | Kind::Placing => None,
+        Kind::ToEnd | Kind::Placing | Kind::UnderRule => None,
         Kind::ToRemoval => Some(tbs.dtz_table(own, opp).map_err(unusable)?),
     };
     let checked = dtz.unwrap_or(tb);
@@ -160,7 +164,11 @@ fn check_slot(
     let pure = tb.value(own, opp);
     match dtz {
         None => {
-            let expected = match recompute(tbs, rules, &pos, moves, |s, _| s.value.one_ply_back()) {
+            let pure_probe =
+                |_: &Position, own, opp, _| tbs.probe_sets(own, opp).map_err(|e| e.to_string());
+            let expected = match recompute(rules, &pos, moves, pure_probe, |s, _| {
+                s.value.one_ply_back()
+            }) {
                 Ok(v) => v,
                 Err(e) => return Some(e),
             };
@@ -168,7 +176,9 @@ fn check_slot(
         }
         Some(z) => {
             let stored = format::dtz_decode(z.byte(own, opp));
-            let expected = match recompute(tbs, rules, &pos, moves, |v, removed| {
+            let pure_probe =
+                |_: &Position, own, opp, _| tbs.probe_sets(own, opp).map_err(|e| e.to_string());
+            let expected = match recompute(rules, &pos, moves, pure_probe, |v, removed| {
                 to_removal(tbs, v, removed)
             }) {
                 Ok(v) => v,
@@ -226,6 +236,112 @@ fn to_removal(tbs: &Tablebases, after: Successor, removed: bool) -> Value {
     }
 }
 
+/// Verifies a `.wdz` table: each value from its successors' under the
+/// same limits (the smaller subspaces' at a counter of 0, as the engine
+/// gives them).
+fn verify_wdz(
+    tbs: &Tablebases,
+    wdz: &Loaded,
+    threads: usize,
+    progress: &(dyn Fn(Event) + Sync),
+) -> Result<Findings, TbError> {
+    let findings = Mutex::new(Findings::default());
+    {
+        let mut f = findings.lock().expect("no panics");
+        if wdz.table.verify_checksum().is_err() {
+            f.add(format!("{}: checksum mismatch", wdz.table.path.display()));
+        }
+        let summary = build::summarise_wdz(&wdz.sub, wdz.table.slots(), tbs.tb_rules());
+        let h = &wdz.table.header;
+        let got = (
+            summary.wins,
+            summary.losses,
+            summary.draws,
+            summary.max_win,
+            summary.max_loss,
+        );
+        if got != (h.wins, h.losses, h.draws, h.max_win, h.max_loss) {
+            f.add(format!(
+                "{}: header counts differ from the slots",
+                wdz.table.path.display()
+            ));
+        }
+    }
+    let sub = &wdz.sub;
+    let limit = tbs.limits().limit(sub.own as u32, sub.opp as u32);
+    progress(Event::Phase {
+        label: "verify",
+        total: sub.len(),
+    });
+    let rules = tbs.tb_rules().game_rules();
+    sub.par_classes(
+        threads,
+        MoveList::new,
+        |moves, idx, own, opp| {
+            let mut problem = || -> Option<String> {
+                if sub.index(own, opp) != idx {
+                    return Some(format!("index round trip gives {}", sub.index(own, opp)));
+                }
+                let Some(pos) = build::position(tbs.tb_rules(), own, opp) else {
+                    return Some("the rules core refuses the position".into());
+                };
+                pos.legal_moves(&rules, moves);
+                let stored = format::wdz_decode(wdz.byte(own, opp));
+                // A successor's value for its side to move: the same
+                // table's after a quiet move, the smaller subspace's under
+                // the rule from a counter of 0 after a removal.
+                let probe = |next: &Position, o: Bitboard, p: Bitboard, removed: bool| {
+                    if !removed {
+                        return Ok(format::wdz_decode(wdz_of(tbs, o, p)?));
+                    }
+                    let v = tbs.value(next).ok_or("no database value after a removal")?;
+                    Ok(match v.rule {
+                        Some(Wdl::Win) => Value::Win(0),
+                        Some(Wdl::Loss) => Value::Loss(0),
+                        Some(Wdl::Draw) => Value::Draw,
+                        None => return Err("a removal's value is not exact under the rule".into()),
+                    })
+                };
+                let mover = |s: Successor, removed: bool| match (s.value, removed) {
+                    (Value::Draw, _) => Value::Draw,
+                    (Value::Loss(_), true) => Value::Win(1),
+                    (Value::Win(_), true) => Value::Loss(1),
+                    (Value::Loss(z), false) => Value::Win(z.saturating_add(1)),
+                    (Value::Win(z), false) => Value::Loss(z.saturating_add(1)),
+                };
+                let expected = match recompute(&rules, &pos, moves, probe, mover) {
+                    Ok(v) => v,
+                    Err(e) => return Some(e),
+                };
+                let expected = match expected {
+                    Value::Win(d) | Value::Loss(d) if limit.is_some_and(|n| d as u16 > n) => {
+                        Value::Draw
+                    }
+                    v => v,
+                };
+                (expected != stored)
+                    .then(|| format!("stored {stored:?}, successors give {expected:?}"))
+            };
+            if let Some(p) = problem() {
+                let fen = build::fen(tbs.tb_rules(), own, opp);
+                findings
+                    .lock()
+                    .expect("no panics")
+                    .add(format!("{fen}: {p}"));
+            }
+        },
+        |_| progress(Event::Advance(sub.per_class())),
+    );
+    Ok(findings.into_inner().expect("no panics"))
+}
+
+/// The `.wdz` slot byte of `own` to move against `opp`.
+fn wdz_of(tbs: &Tablebases, own: Bitboard, opp: Bitboard) -> Result<u8, String> {
+    tbs.wdz_table(own.count() as u8, opp.count() as u8)
+        .map(|t| t.byte(own, opp))
+        .map_err(|e| format!("successor table: {e}"))
+}
+
 /// A successor position: the sets of the side then to move and of the
 /// other, and its `.tb` value.
 #[derive(Clone, Copy)]
@@ -239,10 +355,10 @@ struct Successor {
 /// else the longest loss, each move's value for the mover given by
 /// `mover(successor, removed)` (a move that leaves two pieces wins at 1).
 fn recompute(
-    tbs: &Tablebases,
     rules: &Rules,
     pos: &Position,
     moves: &MoveList,
+    probe: impl Fn(&Position, Bitboard, Bitboard, bool) -> Result<Value, String>,
     mover: impl Fn(Successor, bool) -> Value,
 ) -> Result<Value, String> {
     let mut best_win: Option<u8> = None;
@@ -257,7 +373,7 @@ fn recompute(
             Value::Win(1)
         } else {
             let (own, opp) = (next.pieces(us.opponent()), next.pieces(us));
-            let after = match tbs.probe_sets(own, opp) {
+            let after = match probe(&next, own, opp, m.has_removal()) {
                 Err(e) => return Err(format!("successor table: {e}")),
                 Ok(v) => v,
             };

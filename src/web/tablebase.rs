@@ -65,14 +65,14 @@ pub struct TbAnswer {
 
 impl From<TbValue> for TbAnswer {
     fn from(v: TbValue) -> TbAnswer {
-        let pure = v.pure.name();
+        let pure = v.pure.map_or("unknown", Wdl::name);
         let plies = v.to_end.map(u32::from);
         let result = v.rule.map_or("unknown", Wdl::name);
         TbAnswer {
             result,
             plies,
             removal: v.to_removal.map(u32::from),
-            pure: (pure != result).then_some(pure),
+            pure: (v.pure.is_some() && pure != result).then_some(pure),
         }
     }
 }

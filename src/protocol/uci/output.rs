@@ -116,9 +116,9 @@ pub fn tb_value(v: Option<TbValue>) -> String {
         Some(r) => r.name().to_string(),
         None => "unknown".to_string(),
     };
-    if v.pure != Wdl::Draw {
-        if v.rule != Some(v.pure) {
-            let _ = write!(s, " pure {}", v.pure.name());
+    if let Some(pure) = v.pure.filter(|&p| p != Wdl::Draw) {
+        if v.rule != Some(pure) {
+            let _ = write!(s, " pure {}", pure.name());
         }
         if let Some(d) = v.to_end {
             let _ = write!(s, " {d}");

@@ -5,7 +5,9 @@
 //! through removals (a removal into a position the smaller table gives as
 //! lost for the opponent at distance d wins at d + 1), or distances to the
 //! next removal that keeps the value (every such removal wins at 1, and a
-//! forced removal that loses, loses at 1).
+//! forced removal that loses, loses at 1), the latter either beside the
+//! first kind (`.dtz`) or with the sign under an N-move rule, on its own
+//! (`.wdz`).
 //!
 //! Each table holds, while building, a value per slot (`code.rs`) and a
 //! byte of successors still to be refuted. The method:
@@ -180,6 +182,33 @@ pub fn build_dtz_pair(
     build_with(Kind::ToRemoval, rules, limits, own, opp, opts, progress)
 }
 
+/// Builds the pair's `.wdz` tables for `limits` (not none, each limit at
+/// most [`format::WDZ_MAX_LIMIT`]): the values under them from a counter
+/// of 0 and the plies to the next removal, with no `.tb` or `.dtz` file of
+/// the pair; the smaller subspaces' values come from their `.wdz` files
+/// for the same limits (or their `.tb` and `.dtz` files). The search stops
+/// at the limit: a removal further away is a draw under the rule.
+pub fn build_wdz_pair(
+    rules: TbRules,
+    limits: NMoveLimits,
+    own: u8,
+    opp: u8,
+    opts: &Options,
+    progress: &(dyn Fn(Event) + Sync),
+) -> Result<Vec<Report>, TbError> {
+    let too_long = [limits.n_move, limits.endgame]
+        .into_iter()
+        .any(|n| n > format::WDZ_MAX_LIMIT);
+    if limits == NMoveLimits::NONE || too_long {
+        return Err(TbError::Unusable(format!(
+            ".wdz files hold values under N-move limits from 1 to {} ({limits:?} asked for): \
+             build .tb and .dtz files instead",
+            format::WDZ_MAX_LIMIT
+        )));
+    }
+    build_with(Kind::UnderRule, rules, limits, own, opp, opts, progress)
+}
+
 fn build_with(
     kind: Kind,
     rules: TbRules,
@@ -215,7 +244,12 @@ fn build_with(
         label: "retrograde",
         total: 0,
     });
-    retrograde::retrograde(kind, &m, &mut sides, opts.threads.max(1), progress)?;
+    // Under a limit, a removal further away than it is a draw.
+    let cap = match kind {
+        Kind::UnderRule => limits.limit(own as u32, opp as u32).map(u32::from),
+        _ => None,
+    };
+    retrograde::retrograde(kind, &m, &mut sides, cap, opts.threads.max(1), progress)?;
     for side in &mut sides {
         code::settle(&mut side.values);
     }
@@ -300,7 +334,7 @@ fn open_sides(
         .sum();
     // A `.dtz` build reads the pair's `.tb` tables at the end.
     let own_tb_bytes: u64 = match kind {
-        Kind::ToEnd | Kind::Placing => 0,
+        Kind::ToEnd | Kind::Placing | Kind::UnderRule => 0,
         Kind::ToRemoval => subs.iter().map(|s| s.len()).sum(),
     };
     let need = table_bytes + removal_bytes + own_tb_bytes;
@@ -309,10 +343,17 @@ fn open_sides(
     for (&(a, b), sub) in counts.iter().zip(subs) {
         let pure = match kind {
             Kind::ToRemoval => Some(open_checked(&opts.dir, Kind::ToEnd, a, b, rules)?),
-            Kind::ToEnd | Kind::Placing => None,
+            Kind::ToEnd | Kind::Placing | Kind::UnderRule => None,
         };
         let removal = if b > MIN_PIECES {
-            Some(Child::open(&opts.dir, b - 1, a, rules, limits)?)
+            let child = Child::open(&opts.dir, b - 1, a, rules, limits)?;
+            if kind == Kind::ToEnd && child.under_rule() {
+                return Err(TbError::Unusable(format!(
+                    "{}-{a}: a .tb build needs the .tb file, not the .wdz one",
+                    b - 1
+                )));
+            }
+            Some(child)
         } else {
             None
         };
@@ -405,7 +446,8 @@ fn write_sides(
     let mut reports = Vec::new();
     for side in sides {
         let (own, opp) = (side.sub.own, side.sub.opp);
-        let bytes = file_bytes(kind, rules, side)?;
+        let limit = limits.limit(own as u32, opp as u32);
+        let bytes = file_bytes(kind, rules, side, limit)?;
         let mut cursed = 0;
         if kind == Kind::ToRemoval {
             let tb = open_checked(&opts.dir, Kind::ToEnd, own, opp, rules)?;
@@ -420,6 +462,10 @@ fn write_sides(
             Kind::ToRemoval => (
                 format::dtz_file_name(own, opp, limits),
                 MappedTable::open_dtz(&opts.dir, own, opp, rules, limits),
+            ),
+            Kind::UnderRule => (
+                format::wdz_file_name(own, opp, limits),
+                MappedTable::open_wdz(&opts.dir, own, opp, rules, limits),
             ),
             _ => (
                 format::file_name_of(kind, own, opp),
@@ -446,8 +492,14 @@ fn write_sides(
 }
 
 /// A side's slot bytes as its file holds them; an error names the first
-/// value that does not fit (a `.tb` win at an even distance, say).
-fn file_bytes(kind: Kind, rules: TbRules, side: &Side) -> Result<Vec<u8>, TbError> {
+/// value that does not fit (a `.tb` win at an even distance, say). A
+/// `.wdz` table draws what lies further than its `limit`.
+fn file_bytes(
+    kind: Kind,
+    rules: TbRules,
+    side: &Side,
+    limit: Option<u16>,
+) -> Result<Vec<u8>, TbError> {
     let misfit = |idx: usize, value: Value| {
         let (own, opp) = side.sub.position(idx as u64);
         TbError::Unrepresentable {
@@ -464,6 +516,12 @@ fn file_bytes(kind: Kind, rules: TbRules, side: &Side) -> Result<Vec<u8>, TbErro
             (Kind::ToEnd, v) if v.representable() => v.encode(),
             (Kind::ToEnd, v) => return Err(misfit(idx, v)),
             (Kind::ToRemoval, Value::Win(d) | Value::Loss(d)) if d < 255 => d + 1,
+            (Kind::UnderRule, Value::Win(d) | Value::Loss(d))
+                if limit.is_some_and(|n| d as u16 > n) =>
+            {
+                0
+            }
+            (Kind::UnderRule, v) => format::wdz_encode(v).ok_or_else(|| misfit(idx, v))?,
             (Kind::ToRemoval | Kind::Placing, v) => return Err(misfit(idx, v)),
         };
     }
@@ -520,10 +578,17 @@ fn summarise_kind(kind: Kind, sub: &Subspace, values: &[u8], rules: TbRules) -> 
         let v = match kind {
             Kind::ToEnd | Kind::Placing => Value::decode(values[idx]),
             Kind::ToRemoval => format::dtz_decode(values[idx]).map_or(Value::Draw, Value::Win),
+            Kind::UnderRule => format::wdz_decode(values[idx]),
         };
         h.count(v);
     });
     h
+}
+
+/// The header of a finished `.wdz` table: its wins, losses and draws
+/// under its limits, and the longest distances to the next removal.
+pub fn summarise_wdz(sub: &Subspace, values: &[u8], rules: TbRules) -> Header {
+    summarise_kind(Kind::UnderRule, sub, values, rules)
 }
 
 /// The header of a finished `.dtz` table, the signs taken from its `.tb`
@@ -608,12 +673,15 @@ pub fn pair_state_under(
     own: u8,
     opp: u8,
 ) -> Result<bool, TbError> {
-    if kind != Kind::ToRemoval {
-        return pair_state(dir, kind, rules, own, opp);
+    match kind {
+        Kind::ToRemoval => both_finished(own, opp, |a, b| {
+            MappedTable::open_dtz(dir, a, b, rules, limits)
+        }),
+        Kind::UnderRule => both_finished(own, opp, |a, b| {
+            MappedTable::open_wdz(dir, a, b, rules, limits)
+        }),
+        _ => pair_state(dir, kind, rules, own, opp),
     }
-    both_finished(own, opp, |a, b| {
-        MappedTable::open_dtz(dir, a, b, rules, limits)
-    })
 }
 
 /// Whether both files of kind `kind` of the pair are finished in `dir`:

@@ -68,21 +68,31 @@ pub struct Removals {
     pub all_moves_remove: bool,
 }
 
-/// The smaller subspace a side's removals lead into: its `.tb` table
-/// and, where the removals are valued under N-move limits, its `.dtz`
-/// table (exact under them) and its limit: a win or loss there counts
-/// only if its next removal is within the limit from a counter of 0.
+/// The smaller subspace a side's removals lead into, and where its
+/// values come from: its `.tb` table and, where the removals are valued
+/// under N-move limits, its `.dtz` table (exact under them) and its
+/// limit, so that a win or loss counts only if its next removal is within
+/// the limit from a counter of 0; or its `.wdz` table for those limits,
+/// which says so itself.
 pub struct Child {
     pub sub: Subspace,
-    pub tb: MappedTable,
-    pub dtz: Option<MappedTable>,
+    source: ChildSource,
     pub limit: Option<u16>,
 }
 
+enum ChildSource {
+    Tables {
+        tb: MappedTable,
+        dtz: Option<MappedTable>,
+    },
+    UnderRule(MappedTable),
+}
+
 impl Child {
-    /// Opens subspace `own-opp` as a child under `limits`: its `.tb`
-    /// table and, with N-move limits, its `.dtz` table exact under them,
-    /// both checked.
+    /// Opens subspace `own-opp` as a child under `limits`, checked: with
+    /// N-move limits its `.wdz` table for them if there is one, else its
+    /// `.tb` table and its `.dtz` table exact under them; without, its
+    /// `.tb` table.
     pub fn open(
         dir: &std::path::Path,
         own: u8,
@@ -90,6 +100,22 @@ impl Child {
         rules: TbRules,
         limits: NMoveLimits,
     ) -> Result<Child, TbError> {
+        let sub = Subspace::new(own, opp).ok_or(TbError::BadSubspace(format!("{own}-{opp}")))?;
+        let limit = limits.limit(own as u32, opp as u32);
+        if limits != NMoveLimits::NONE {
+            match MappedTable::open_wdz(dir, own, opp, rules, limits) {
+                Ok(t) => {
+                    t.verify_checksum()?;
+                    return Ok(Child {
+                        sub,
+                        source: ChildSource::UnderRule(t),
+                        limit,
+                    });
+                }
+                Err(TbError::Missing(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
         let tb = MappedTable::open(dir, own, opp, rules)?;
         tb.verify_checksum()?;
         let dtz = match limits == NMoveLimits::NONE {
@@ -97,27 +123,46 @@ impl Child {
             false => Some(super::open_exact_dtz(dir, own, opp, rules, limits)?),
         };
         Ok(Child {
-            sub: Subspace::new(own, opp).ok_or(TbError::BadSubspace(format!("{own}-{opp}")))?,
-            tb,
-            dtz,
-            limit: limits.limit(own as u32, opp as u32),
+            sub,
+            source: ChildSource::Tables { tb, dtz },
+            limit,
         })
     }
 
+    /// Whether the values come from a `.wdz` table: their distances count
+    /// to the next removal, not to the end (a `.tb` build cannot use them).
+    pub fn under_rule(&self) -> bool {
+        matches!(self.source, ChildSource::UnderRule(_))
+    }
+
+    /// The bytes of the table read first for a value (`.wdz` or `.tb`):
+    /// what to prefetch.
+    #[inline]
+    pub fn slots(&self) -> &[u8] {
+        match &self.source {
+            ChildSource::UnderRule(t) | ChildSource::Tables { tb: t, .. } => t.slots(),
+        }
+    }
+
     /// The value of slot `idx` for its side to move from a counter of 0:
-    /// the `.tb` value, or a draw where the `.dtz` table (if any) says
-    /// the next removal is not within the limit, or that the rule draws
-    /// it at every counter.
+    /// the `.wdz` value, or the `.tb` value, or a draw where the `.dtz`
+    /// table (if any) says the next removal is not within the limit, or
+    /// that the rule draws it at every counter.
     #[inline]
     pub fn value(&self, idx: usize) -> Value {
-        let v = Value::decode(self.tb.slots()[idx]);
-        match (&self.dtz, v) {
-            (Some(dtz), Value::Win(_) | Value::Loss(_)) => {
-                let z = super::super::format::dtz_decode(dtz.slots()[idx]);
-                let stands = z.is_some_and(|z| self.limit.is_none_or(|n| z as u16 <= n));
-                if stands { v } else { Value::Draw }
+        match &self.source {
+            ChildSource::UnderRule(t) => super::super::format::wdz_decode(t.slots()[idx]),
+            ChildSource::Tables { tb, dtz } => {
+                let v = Value::decode(tb.slots()[idx]);
+                match (dtz, v) {
+                    (Some(dtz), Value::Win(_) | Value::Loss(_)) => {
+                        let z = super::super::format::dtz_decode(dtz.slots()[idx]);
+                        let stands = z.is_some_and(|z| self.limit.is_none_or(|n| z as u16 <= n));
+                        if stands { v } else { Value::Draw }
+                    }
+                    _ => v,
+                }
             }
-            _ => v,
         }
     }
 }
@@ -150,7 +195,7 @@ impl Removing<'_> {
     fn for_remover(&self, after: Value) -> Value {
         match self.kind {
             Kind::ToEnd | Kind::Placing => after.one_ply_back(),
-            Kind::ToRemoval => match after {
+            Kind::ToRemoval | Kind::UnderRule => match after {
                 Value::Loss(_) => Value::Win(1),
                 Value::Win(_) => Value::Loss(1),
                 Value::Draw => Value::Draw,

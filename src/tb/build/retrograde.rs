@@ -38,10 +38,13 @@ struct AtomicSide<'a> {
 const MAX_DISTANCE: u32 = 254;
 
 /// Step 2 for the pair's sides.
+/// With a `cap`, no distance past it is searched (what lies further is
+/// a draw under the rule that set it).
 pub fn retrograde(
     kind: Kind,
     m: &Mover,
     sides: &mut [Side],
+    cap: Option<u32>,
     threads: usize,
     progress: &(dyn Fn(Event) + Sync),
 ) -> Result<(), TbError> {
@@ -69,6 +72,9 @@ pub fn retrograde(
         .collect();
     let mut level: u32 = 0;
     loop {
+        if cap.is_some_and(|c| level >= c) {
+            return Ok(());
+        }
         progress(Event::Level(level));
         let mut found = 0;
         for i in 0..shared.len() {

@@ -208,7 +208,7 @@ impl<'a> Next<'a> {
                     .expect("the moving tables were checked");
                 let (class, symmetry) = t.sub.canonical_own(to_move);
                 Block {
-                    bytes: t.tb.slots(),
+                    bytes: t.slots(),
                     first: 0,
                     sub: &t.sub,
                     class,

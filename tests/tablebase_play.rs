@@ -330,7 +330,10 @@ fn a_loss_the_n_move_rule_draws_is_held() {
             .with_rule50(80)
     };
     let v = tb.value(&loss).unwrap();
-    assert!(v.pure == Some(Wdl::Loss) && v.rule == Some(Wdl::Draw), "{v:?}");
+    assert!(
+        v.pure == Some(Wdl::Loss) && v.rule == Some(Wdl::Draw),
+        "{v:?}"
+    );
     let mut e = Engine::spawn();
     e.use_tablebases(up_to_five());
     let defender = loss.side_to_move();

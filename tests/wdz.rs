@@ -96,7 +96,10 @@ fn wdz_files_give_what_tb_and_dtz_files_give_under_their_rule() {
         }
     }
     assert!(compared > 10_000_000, "{compared}");
-    assert!(decisive > 100_000 && drawn_by_counter > 1_000, "{decisive} {drawn_by_counter}");
+    assert!(
+        decisive > 100_000 && drawn_by_counter > 1_000,
+        "{decisive} {drawn_by_counter}"
+    );
     let _ = std::fs::remove_dir_all(&both);
 
     // The rule-aware minimax agrees at every counter, and `verify`
@@ -133,7 +136,11 @@ fn verification_names_a_changed_wdz_value() {
     std::fs::write(&path, &bytes).unwrap();
     let under = Tablebases::under(&dir, rules, limits(100));
     let f = verify::verify_kind(&under, Kind::UnderRule, 3, 3, 1, &|_| {}).unwrap();
-    assert!(f.mismatches >= 2, "the slot and the checksum: {:?}", f.first);
+    assert!(
+        f.mismatches >= 2,
+        "the slot and the checksum: {:?}",
+        f.first
+    );
     assert!(
         f.first.iter().any(|l| l.contains("stored Loss(0)")),
         "{:?}",
@@ -165,10 +172,27 @@ fn mulino(args: &[&str], dir: &Path) {
 #[test]
 fn placing_layers_over_wdz_files_are_the_same() {
     let (both, wdz) = (temp_dir("place-both"), temp_dir("place-alone"));
-    let placing = ["tb", "build", "--placing", "--placing-max", "4", "--threads", "2"];
+    let placing = [
+        "tb",
+        "build",
+        "--placing",
+        "--placing-max",
+        "4",
+        "--threads",
+        "2",
+    ];
     mulino(&["tb", "build", "--pieces", "4", "--threads", "2"], &both);
     mulino(&placing, &both);
-    let wdz_build = ["tb", "build", "--pieces", "4", "--files", "wdz", "--threads", "2"];
+    let wdz_build = [
+        "tb",
+        "build",
+        "--pieces",
+        "4",
+        "--files",
+        "wdz",
+        "--threads",
+        "2",
+    ];
     mulino(&wdz_build, &wdz);
     mulino(&placing, &wdz);
     for k in 0..18 {

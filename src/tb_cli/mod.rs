@@ -105,7 +105,8 @@ pub struct BuildArgs {
     #[arg(long)]
     pub endgame_n_move: Option<u16>,
     /// Build the placing phase too (layers 17 down to 0, after the moving
-    /// phase), which needs the moving-phase `.tb` files up to 9-9.
+    /// phase), which needs the moving-phase files up to 9-9 for the
+    /// `--n-move` rule (`.wdz`, or `.tb` and `.dtz`).
     #[arg(long)]
     pub placing: bool,
     /// Build only the placing sectors where each side has at most N

@@ -513,14 +513,17 @@ fn open_moving(
 ) -> Result<MovingTables, TbError> {
     let mut subspaces: Vec<Option<Child>> = (0..COUNTS * COUNTS).map(|_| None).collect();
     let needed = |why: String| {
-        let with = if limits == NMoveLimits::NONE {
-            ""
+        let (files, how) = if limits == NMoveLimits::NONE {
+            (".tb files", "")
         } else {
-            " and .dtz"
+            (
+                ".wdz files for these limits (or its .tb and .dtz files)",
+                " --files wdz",
+            )
         };
         TbError::Unusable(format!(
-            "the placing phase needs the moving phase's .tb{with} files up to {m}-{m} \
-             (`mulino tb build --pieces {m}` builds them): {why}",
+            "the placing phase needs the moving phase's {files} up to {m}-{m} \
+             (`mulino tb build --pieces {m}{how}` builds them): {why}",
             m = layer.max
         ))
     };

@@ -80,7 +80,7 @@ fn wdz_files_give_what_tb_and_dtz_files_give_under_their_rule() {
                     continue;
                 };
                 for counter in [0, 4, 9] {
-                    let at = pos.clone().with_rule50(counter);
+                    let at = pos.with_rule50(counter);
                     let want = from_both.value(&at).unwrap();
                     let got = from_wdz.value(&at).unwrap();
                     assert_eq!(got.rule, want.rule, "{x}-{y} slot {idx} counter {counter}");

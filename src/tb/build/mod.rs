@@ -325,7 +325,11 @@ fn open_sides(
         .iter()
         .map(|&(a, b)| Subspace::new(a, b).ok_or(TbError::BadSubspace(format!("{a}-{b}"))))
         .collect::<Result<_, _>>()?;
-    let table_bytes: u64 = subs.iter().map(|s| BYTES_PER_SLOT * s.len()).sum();
+    // The values and counts, and the retrograde step's two bitmaps.
+    let table_bytes: u64 = subs
+        .iter()
+        .map(|s| BYTES_PER_SLOT * s.len() + s.len().div_ceil(4))
+        .sum();
     let removal_bytes: u64 = counts
         .iter()
         .filter(|&&(_, b)| b > MIN_PIECES)

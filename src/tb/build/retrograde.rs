@@ -13,9 +13,17 @@
 //! Each level is split over threads by slot; its outcome does not depend
 //! on the order: a level only writes values at distance k + 1 (or a
 //! removal's, decided at the scan), and reads those at k.
+//!
+//! A level finds its positions in a bitmap of the slots the level before
+//! decided (one bit a slot, set as they are decided), not by reading
+//! every slot's value, unless some position was decided at that distance
+//! otherwise: by the scan, or as a loss that a removal makes later. Those
+//! levels read every value, as all did before (a `.tb` build has many of
+//! them; a `.dtz` or `.wdz` build, whose removals are all one ply away,
+//! only the first two).
 
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, AtomicUsize};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU64, AtomicUsize};
 
 use super::code;
 use super::moves::{Mover, Removing, predecessors, successor_count};
@@ -32,6 +40,40 @@ struct AtomicSide<'a> {
     /// win for the opponent (1: every one does; the position is lost).
     counts: &'a [AtomicU8],
     removing: Removing<'a>,
+    /// One bit a slot: decided at the level in hand (`now`), and at the
+    /// one after it (`next`, as they are decided).
+    now: Vec<AtomicU64>,
+    next: Vec<AtomicU64>,
+}
+
+/// The levels some position was decided at otherwise than from the level
+/// before it: those are found by reading every value.
+struct Levels {
+    full: Vec<AtomicBool>,
+}
+
+impl Levels {
+    #[inline]
+    fn mark(&self, d: u16) {
+        if let Some(f) = self.full.get(d as usize) {
+            f.store(true, Relaxed);
+        }
+    }
+
+    fn is_full(&self, level: u32) -> bool {
+        self.full
+            .get(level as usize)
+            .is_none_or(|f| f.load(Relaxed))
+    }
+}
+
+fn bitmap(slots: usize) -> Vec<AtomicU64> {
+    (0..slots.div_ceil(64)).map(|_| AtomicU64::new(0)).collect()
+}
+
+#[inline]
+fn set_bit(bits: &[AtomicU64], idx: usize) {
+    bits[idx / 64].fetch_or(1 << (idx % 64), Relaxed);
 }
 
 /// The longest distance a file can hold.
@@ -48,20 +90,26 @@ pub fn retrograde(
     threads: usize,
     progress: &(dyn Fn(Event) + Sync),
 ) -> Result<(), TbError> {
-    let top = sides
-        .iter()
-        .flat_map(|s| s.values.iter().copied())
-        .filter(|&c| code::is_decided(c))
-        .map(|c| code::distance(c) as u32)
-        .max()
-        .unwrap_or(0);
+    let levels = Levels {
+        full: (0..=MAX_DISTANCE).map(|_| AtomicBool::new(false)).collect(),
+    };
+    let mut top = 0;
+    for c in sides.iter().flat_map(|s| s.values.iter().copied()) {
+        if code::is_decided(c) {
+            let d = code::distance(c);
+            levels.mark(d);
+            top = top.max(d as u32);
+        }
+    }
     let first = sides
         .first()
         .map(|s| format!("{}-{}", s.sub.own, s.sub.opp));
-    let shared: Vec<AtomicSide> = sides
+    let mut shared: Vec<AtomicSide> = sides
         .iter_mut()
         .map(|side| AtomicSide {
             sub: &side.sub,
+            now: bitmap(side.values.len()),
+            next: bitmap(side.values.len()),
             values: code::atomic(&mut side.values),
             counts: code::atomic_u8(&mut side.counts),
             removing: Removing {
@@ -77,9 +125,17 @@ pub fn retrograde(
         }
         progress(Event::Level(level));
         let mut found = 0;
+        let full = levels.is_full(level);
         for i in 0..shared.len() {
             let to = &shared[if shared.len() == 1 { 0 } else { 1 - i }];
-            found += one_level(m, &shared[i], to, level, threads);
+            found += one_level(m, &shared[i], to, &levels, level, full, threads);
+        }
+        for side in &mut shared {
+            if full {
+                // Its bits were not read (and so not cleared).
+                side.now.iter().for_each(|w| w.store(0, Relaxed));
+            }
+            std::mem::swap(&mut side.now, &mut side.next);
         }
         progress(Event::Advance(found));
         if found == 0 && level >= top {
@@ -105,8 +161,17 @@ pub fn retrograde(
 }
 
 /// The positions of `from` decided at `level`, propagated to their
-/// predecessors in `to`; how many there were.
-fn one_level(m: &Mover, from: &AtomicSide, to: &AtomicSide, level: u32, threads: usize) -> u64 {
+/// predecessors in `to`; how many there were. They are found by reading
+/// every value (`full`) or from the bits of `from.now`, which are cleared.
+fn one_level(
+    m: &Mover,
+    from: &AtomicSide,
+    to: &AtomicSide,
+    levels: &Levels,
+    level: u32,
+    full: bool,
+    threads: usize,
+) -> u64 {
     const CHUNK: usize = 1 << 16;
     let (lost, won) = (code::loss(level as u16), code::win(level as u16));
     let next = level as u16 + 1;
@@ -123,10 +188,10 @@ fn one_level(m: &Mover, from: &AtomicSide, to: &AtomicSide, level: u32, threads:
                         break;
                     }
                     let end = (start + CHUNK).min(from.values.len());
-                    for idx in start..end {
+                    let mut visit = |idx: usize| {
                         let c = from.values[idx].load(Relaxed);
                         if c != lost && c != won {
-                            continue;
+                            return;
                         }
                         mine += 1;
                         let (own_s, opp_s) = from.sub.position(idx as u64);
@@ -149,7 +214,19 @@ fn one_level(m: &Mover, from: &AtomicSide, to: &AtomicSide, level: u32, threads:
                                 preds.sort_unstable();
                                 preds.dedup();
                             }
-                            count_down(m, to, from.sub, &preds, next);
+                            count_down(m, to, from.sub, levels, &preds, next);
+                        }
+                    };
+                    if full {
+                        (start..end).for_each(&mut visit);
+                    } else {
+                        // CHUNK is a whole number of words.
+                        for word in start / 64..end.div_ceil(64) {
+                            let mut bits = from.now[word].swap(0, Relaxed);
+                            while bits != 0 {
+                                visit(word * 64 + bits.trailing_zeros() as usize);
+                                bits &= bits - 1;
+                            }
                         }
                     }
                 }
@@ -168,9 +245,12 @@ fn win_predecessors(to: &AtomicSide, preds: &[u64], d: u16) {
     for &p in preds {
         // A win found by a removal at a longer distance is not yet
         // propagated and gives way to this one.
-        let _ = to.values[p as usize].fetch_update(Relaxed, Relaxed, |v| {
+        let won = to.values[p as usize].fetch_update(Relaxed, Relaxed, |v| {
             (v == 0 || (code::is_win(v) && v > code)).then_some(code)
         });
+        if won.is_ok() {
+            set_bit(&to.next, p as usize);
+        }
     }
 }
 
@@ -178,7 +258,7 @@ fn win_predecessors(to: &AtomicSide, preds: &[u64], d: u16) {
 /// in `to`) has one successor fewer left; the one whose last successor
 /// this is loses at distance `d`, or later if a removal loses later.
 #[inline]
-fn count_down(m: &Mover, to: &AtomicSide, next: &Subspace, preds: &[u64], d: u16) {
+fn count_down(m: &Mover, to: &AtomicSide, next: &Subspace, levels: &Levels, preds: &[u64], d: u16) {
     for &p in preds {
         let p = p as usize;
         if to.values[p].load(Relaxed) != 0 {
@@ -203,8 +283,13 @@ fn count_down(m: &Mover, to: &AtomicSide, next: &Subspace, preds: &[u64], d: u16
                             // Lost; a removal may lose later still.
                             let (own_p, opp_p) = to.sub.position(p as u64);
                             let by_removal = to.removing.removals(m, own_p, opp_p).loss;
-                            let d = by_removal.map_or(d, |r| (r as u16).max(d));
-                            to.values[p].store(code::loss(d), Relaxed);
+                            let at = by_removal.map_or(d, |r| (r as u16).max(d));
+                            to.values[p].store(code::loss(at), Relaxed);
+                            if at == d {
+                                set_bit(&to.next, p);
+                            } else {
+                                levels.mark(at);
+                            }
                         }
                         break;
                     }

@@ -630,16 +630,7 @@ impl MappedTable {
         limits: NMoveLimits,
     ) -> Result<MappedTable, TbError> {
         let path = dir.join(dtz_file_name(own, opp, limits));
-        MappedTable::open_path(path, Kind::ToRemoval, rules, |header, path| {
-            if (header.own, header.opp) != (own, opp) || header.limits != limits {
-                return Err(TbError::WrongSubspace {
-                    path: path.to_path_buf(),
-                    found: format!("{}-{} under {:?}", header.own, header.opp, header.limits),
-                    wanted: format!("{own}-{opp} under {limits:?}"),
-                });
-            }
-            index_slots(header, path, own, opp)
-        })
+        MappedTable::open_under(path, Kind::ToRemoval, own, opp, rules, limits)
     }
 
     /// Opens subspace `own-opp`'s `.wdz` file built for `limits`.
@@ -651,7 +642,20 @@ impl MappedTable {
         limits: NMoveLimits,
     ) -> Result<MappedTable, TbError> {
         let path = dir.join(wdz_file_name(own, opp, limits));
-        MappedTable::open_path(path, Kind::UnderRule, rules, |header, path| {
+        MappedTable::open_under(path, Kind::UnderRule, own, opp, rules, limits)
+    }
+
+    /// Opens the file at `path` of subspace `own-opp` and kind `kind`,
+    /// whose header must name `limits`.
+    fn open_under(
+        path: PathBuf,
+        kind: Kind,
+        own: u8,
+        opp: u8,
+        rules: TbRules,
+        limits: NMoveLimits,
+    ) -> Result<MappedTable, TbError> {
+        MappedTable::open_path(path, kind, rules, |header, path| {
             if (header.own, header.opp) != (own, opp) || header.limits != limits {
                 return Err(TbError::WrongSubspace {
                     path: path.to_path_buf(),

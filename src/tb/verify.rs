@@ -70,22 +70,42 @@ pub fn verify_kind(
     let findings = Mutex::new(Findings::default());
     check_header(tbs, tb, dtz, &mut findings.lock().expect("no panics"));
     let sub = &checked.sub;
+    let rules = tbs.tb_rules().game_rules();
+    every_slot(
+        tbs,
+        sub,
+        &findings,
+        threads,
+        progress,
+        |moves, idx, own, opp| {
+            let slot = Slot { idx, own, opp };
+            check_slot(tbs, &rules, sub, &slot, tb, dtz, moves)
+        },
+    );
+    Ok(findings.into_inner().expect("no panics"))
+}
+
+/// Runs `check` on every slot of `sub` that holds a class, over
+/// `threads`, and adds each problem it finds to `findings` with the
+/// position's FEN.
+fn every_slot(
+    tbs: &Tablebases,
+    sub: &Subspace,
+    findings: &Mutex<Findings>,
+    threads: usize,
+    progress: &(dyn Fn(Event) + Sync),
+    check: impl Fn(&mut MoveList, u64, Bitboard, Bitboard) -> Option<String> + Sync,
+) {
     progress(Event::Phase {
         label: "verify",
         total: sub.len(),
     });
-    let rules = tbs.tb_rules().game_rules();
     sub.par_classes(
         threads,
         MoveList::new,
-        |moves, idx, own_set, opp_set| {
-            let slot = Slot {
-                idx,
-                own: own_set,
-                opp: opp_set,
-            };
-            if let Some(p) = check_slot(tbs, &rules, sub, &slot, tb, dtz, moves) {
-                let fen = build::fen(tbs.tb_rules(), own_set, opp_set);
+        |moves, idx, own, opp| {
+            if let Some(p) = check(moves, idx, own, opp) {
+                let fen = build::fen(tbs.tb_rules(), own, opp);
                 findings
                     .lock()
                     .expect("no panics")
@@ -94,7 +114,6 @@ pub fn verify_kind(
         },
         |_| progress(Event::Advance(sub.per_class())),
     );
-    Ok(findings.into_inner().expect("no panics"))
 }
 
 /// The checksum and the header's counts of the table checked.
@@ -269,68 +288,56 @@ fn verify_wdz(
     }
     let sub = &wdz.sub;
     let limit = tbs.limits().limit(sub.own as u32, sub.opp as u32);
-    progress(Event::Phase {
-        label: "verify",
-        total: sub.len(),
-    });
     let rules = tbs.tb_rules().game_rules();
-    sub.par_classes(
+    every_slot(
+        tbs,
+        sub,
+        &findings,
         threads,
-        MoveList::new,
+        progress,
         |moves, idx, own, opp| {
-            let mut problem = || -> Option<String> {
-                if sub.index(own, opp) != idx {
-                    return Some(format!("index round trip gives {}", sub.index(own, opp)));
-                }
-                let Some(pos) = build::position(tbs.tb_rules(), own, opp) else {
-                    return Some("the rules core refuses the position".into());
-                };
-                pos.legal_moves(&rules, moves);
-                let stored = format::wdz_decode(wdz.byte(own, opp));
-                // A successor's value for its side to move: the same
-                // table's after a quiet move, the smaller subspace's under
-                // the rule from a counter of 0 after a removal.
-                let probe = |next: &Position, o: Bitboard, p: Bitboard, removed: bool| {
-                    if !removed {
-                        return Ok(format::wdz_decode(wdz_of(tbs, o, p)?));
-                    }
-                    let v = tbs.value(next).ok_or("no database value after a removal")?;
-                    Ok(match v.rule {
-                        Some(Wdl::Win) => Value::Win(0),
-                        Some(Wdl::Loss) => Value::Loss(0),
-                        Some(Wdl::Draw) => Value::Draw,
-                        None => return Err("a removal's value is not exact under the rule".into()),
-                    })
-                };
-                let mover = |s: Successor, removed: bool| match (s.value, removed) {
-                    (Value::Draw, _) => Value::Draw,
-                    (Value::Loss(_), true) => Value::Win(1),
-                    (Value::Win(_), true) => Value::Loss(1),
-                    (Value::Loss(z), false) => Value::Win(z.saturating_add(1)),
-                    (Value::Win(z), false) => Value::Loss(z.saturating_add(1)),
-                };
-                let expected = match recompute(&rules, &pos, moves, probe, mover) {
-                    Ok(v) => v,
-                    Err(e) => return Some(e),
-                };
-                let expected = match expected {
-                    Value::Win(d) | Value::Loss(d) if limit.is_some_and(|n| d as u16 > n) => {
-                        Value::Draw
-                    }
-                    v => v,
-                };
-                (expected != stored)
-                    .then(|| format!("stored {stored:?}, successors give {expected:?}"))
-            };
-            if let Some(p) = problem() {
-                let fen = build::fen(tbs.tb_rules(), own, opp);
-                findings
-                    .lock()
-                    .expect("no panics")
-                    .add(format!("{fen}: {p}"));
+            if sub.index(own, opp) != idx {
+                return Some(format!("index round trip gives {}", sub.index(own, opp)));
             }
+            let Some(pos) = build::position(tbs.tb_rules(), own, opp) else {
+                return Some("the rules core refuses the position".into());
+            };
+            pos.legal_moves(&rules, moves);
+            let stored = format::wdz_decode(wdz.byte(own, opp));
+            // A successor's value for its side to move: the same
+            // table's after a quiet move, the smaller subspace's under
+            // the rule from a counter of 0 after a removal.
+            let probe = |next: &Position, o: Bitboard, p: Bitboard, removed: bool| {
+                if !removed {
+                    return Ok(format::wdz_decode(wdz_of(tbs, o, p)?));
+                }
+                let v = tbs.value(next).ok_or("no database value after a removal")?;
+                Ok(match v.rule {
+                    Some(Wdl::Win) => Value::Win(0),
+                    Some(Wdl::Loss) => Value::Loss(0),
+                    Some(Wdl::Draw) => Value::Draw,
+                    None => return Err("a removal's value is not exact under the rule".into()),
+                })
+            };
+            let mover = |s: Successor, removed: bool| match (s.value, removed) {
+                (Value::Draw, _) => Value::Draw,
+                (Value::Loss(_), true) => Value::Win(1),
+                (Value::Win(_), true) => Value::Loss(1),
+                (Value::Loss(z), false) => Value::Win(z.saturating_add(1)),
+                (Value::Win(z), false) => Value::Loss(z.saturating_add(1)),
+            };
+            let expected = match recompute(&rules, &pos, moves, probe, mover) {
+                Ok(v) => v,
+                Err(e) => return Some(e),
+            };
+            let expected = match expected {
+                Value::Win(d) | Value::Loss(d) if limit.is_some_and(|n| d as u16 > n) => {
+                    Value::Draw
+                }
+                v => v,
+            };
+            (expected != stored).then(|| format!("stored {stored:?}, successors give {expected:?}"))
         },
-        |_| progress(Event::Advance(sub.per_class())),
     );
     Ok(findings.into_inner().expect("no panics"))
 }

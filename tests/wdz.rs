@@ -209,3 +209,41 @@ fn placing_layers_over_wdz_files_are_the_same() {
     let _ = std::fs::remove_dir_all(&both);
     let _ = std::fs::remove_dir_all(&wdz);
 }
+
+/// A damaged `.wdz` file is refused by the engine's check and never
+/// read; the other files still serve.
+#[test]
+fn a_damaged_wdz_file_is_not_used_in_play() {
+    let dir = temp_dir("damaged");
+    let rules = TbRules::from_rules(&Rules::default()).unwrap();
+    for (a, b) in build::plan(&[(4, 3)]) {
+        build::build_wdz_pair(rules, limits(100), a, b, &options(&dir), &|_| {}).unwrap();
+    }
+    let path = dir.join(format::wdz_file_name(4, 3, limits(100)));
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let told = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let sink = told.clone();
+    let notify: mulino::tb::probe::Notify =
+        std::sync::Arc::new(move |s: &str| sink.lock().unwrap().push(s.to_string()));
+    let tables = Tablebases::for_play(&dir, &game(100), Some(notify)).unwrap();
+    let (usable, problems) = tables.check_all();
+    assert_eq!((usable, problems.len()), (2, 1), "{problems:?}");
+    assert!(
+        problems[0].contains("mulino-4-3-n100-100.wdz"),
+        "{problems:?}"
+    );
+    let fen = |f: &str| mulino::core::Position::from_fen(f, &game(100)).unwrap();
+    // 4-3 (White to move, four against three): no value; 3-3: a value.
+    let four_three = fen("OOOO****/@@@*****/******** w m s 4 0 3 0 0 0 0 0 0 0 0 0 1");
+    let three_three = fen("OOO*****/@@@*****/******** w m s 3 0 3 0 0 0 0 0 0 0 0 0 1");
+    assert!(tables.value(&four_three).is_none());
+    assert!(tables.value(&three_three).is_some());
+    assert!(
+        told.lock().unwrap().iter().any(|t| t.contains("not used")),
+        "{told:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -14,16 +14,14 @@
 //! on the order: a level only writes values at distance k + 1 (or a
 //! removal's, decided at the scan), and reads those at k.
 //!
-//! A level finds its positions in a bitmap of the slots the level before
-//! decided (one bit a slot, set as they are decided), not by reading
-//! every slot's value, unless some position was decided at that distance
-//! otherwise: by the scan, or as a loss that a removal makes later. Those
-//! levels read every value, as all did before (a `.tb` build has many of
-//! them; a `.dtz` or `.wdz` build, whose removals are all one ply away,
-//! only the first two).
+//! A level finds its positions in two bitmaps (one bit a slot) instead
+//! of reading every slot's value: the slots the level before decided (set
+//! as they are decided), and the slots decided at some later distance
+//! otherwise, by the scan or as a loss that a removal makes later (a bit
+//! stays until its level comes, or a shorter win replaces its value).
 
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU64, AtomicUsize};
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, AtomicUsize};
 
 use super::code;
 use super::moves::{Mover, Removing, predecessors, successor_count};
@@ -44,27 +42,9 @@ struct AtomicSide<'a> {
     /// one after it (`next`, as they are decided).
     now: Vec<AtomicU64>,
     next: Vec<AtomicU64>,
-}
-
-/// The levels some position was decided at otherwise than from the level
-/// before it: those are found by reading every value.
-struct Levels {
-    full: Vec<AtomicBool>,
-}
-
-impl Levels {
-    #[inline]
-    fn mark(&self, d: u16) {
-        if let Some(f) = self.full.get(d as usize) {
-            f.store(true, Relaxed);
-        }
-    }
-
-    fn is_full(&self, level: u32) -> bool {
-        self.full
-            .get(level as usize)
-            .is_none_or(|f| f.load(Relaxed))
-    }
+    /// One bit a slot decided at a distance still to come, otherwise
+    /// than by the level before it.
+    later: Vec<AtomicU64>,
 }
 
 fn bitmap(slots: usize) -> Vec<AtomicU64> {
@@ -90,23 +70,26 @@ pub fn retrograde(
     threads: usize,
     progress: &(dyn Fn(Event) + Sync),
 ) -> Result<(), TbError> {
-    let levels = Levels {
-        full: (0..=MAX_DISTANCE).map(|_| AtomicBool::new(false)).collect(),
-    };
     let mut top = 0;
-    for c in sides.iter().flat_map(|s| s.values.iter().copied()) {
-        if code::is_decided(c) {
-            let d = code::distance(c);
-            levels.mark(d);
-            top = top.max(d as u32);
+    let mut later = Vec::new();
+    for side in sides.iter() {
+        let bits = bitmap(side.values.len());
+        for (idx, &c) in side.values.iter().enumerate() {
+            if code::is_decided(c) {
+                top = top.max(code::distance(c) as u32);
+                set_bit(&bits, idx);
+            }
         }
+        later.push(bits);
     }
     let first = sides
         .first()
         .map(|s| format!("{}-{}", s.sub.own, s.sub.opp));
     let mut shared: Vec<AtomicSide> = sides
         .iter_mut()
-        .map(|side| AtomicSide {
+        .zip(later)
+        .map(|(side, later)| AtomicSide {
+            later,
             sub: &side.sub,
             now: bitmap(side.values.len()),
             next: bitmap(side.values.len()),
@@ -125,16 +108,11 @@ pub fn retrograde(
         }
         progress(Event::Level(level));
         let mut found = 0;
-        let full = levels.is_full(level);
         for i in 0..shared.len() {
             let to = &shared[if shared.len() == 1 { 0 } else { 1 - i }];
-            found += one_level(m, &shared[i], to, &levels, level, full, threads);
+            found += one_level(m, &shared[i], to, level, threads);
         }
         for side in &mut shared {
-            if full {
-                // Its bits were not read (and so not cleared).
-                side.now.iter().for_each(|w| w.store(0, Relaxed));
-            }
             std::mem::swap(&mut side.now, &mut side.next);
         }
         progress(Event::Advance(found));
@@ -161,17 +139,10 @@ pub fn retrograde(
 }
 
 /// The positions of `from` decided at `level`, propagated to their
-/// predecessors in `to`; how many there were. They are found by reading
-/// every value (`full`) or from the bits of `from.now`, which are cleared.
-fn one_level(
-    m: &Mover,
-    from: &AtomicSide,
-    to: &AtomicSide,
-    levels: &Levels,
-    level: u32,
-    full: bool,
-    threads: usize,
-) -> u64 {
+/// predecessors in `to`; how many there were. They are found from the
+/// bits of `from.now`, which are cleared, and of `from.later`, cleared
+/// once their level has come.
+fn one_level(m: &Mover, from: &AtomicSide, to: &AtomicSide, level: u32, threads: usize) -> u64 {
     const CHUNK: usize = 1 << 16;
     let (lost, won) = (code::loss(level as u16), code::win(level as u16));
     let next = level as u16 + 1;
@@ -214,19 +185,37 @@ fn one_level(
                                 preds.sort_unstable();
                                 preds.dedup();
                             }
-                            count_down(m, to, from.sub, levels, &preds, next);
+                            count_down(m, to, from.sub, &preds, next);
                         }
                     };
-                    if full {
-                        (start..end).for_each(&mut visit);
-                    } else {
-                        // CHUNK is a whole number of words.
-                        for word in start / 64..end.div_ceil(64) {
-                            let mut bits = from.now[word].swap(0, Relaxed);
-                            while bits != 0 {
-                                visit(word * 64 + bits.trailing_zeros() as usize);
-                                bits &= bits - 1;
+                    // CHUNK is a whole number of words.
+                    for word in start / 64..end.div_ceil(64) {
+                        let mut bits = from.now[word].swap(0, Relaxed);
+                        let waiting = from.later[word].load(Relaxed);
+                        if waiting != 0 {
+                            // Those whose level has come (or gone: a
+                            // shorter win replaced the value) leave.
+                            let mut gone = 0u64;
+                            let mut w = waiting;
+                            while w != 0 {
+                                let bit = w & w.wrapping_neg();
+                                w &= w - 1;
+                                let idx = word * 64 + bit.trailing_zeros() as usize;
+                                let c = from.values[idx].load(Relaxed);
+                                if !code::is_decided(c) || code::distance(c) as u32 <= level {
+                                    gone |= bit;
+                                    if c == lost || c == won {
+                                        bits |= bit;
+                                    }
+                                }
                             }
+                            if gone != 0 {
+                                from.later[word].fetch_and(!gone, Relaxed);
+                            }
+                        }
+                        while bits != 0 {
+                            visit(word * 64 + bits.trailing_zeros() as usize);
+                            bits &= bits - 1;
                         }
                     }
                 }
@@ -248,8 +237,13 @@ fn win_predecessors(to: &AtomicSide, preds: &[u64], d: u16) {
         let won = to.values[p as usize].fetch_update(Relaxed, Relaxed, |v| {
             (v == 0 || (code::is_win(v) && v > code)).then_some(code)
         });
-        if won.is_ok() {
+        if let Ok(before) = won {
             set_bit(&to.next, p as usize);
+            if before != 0 {
+                // A removal's win further away, waiting for its level.
+                let p = p as usize;
+                to.later[p / 64].fetch_and(!(1 << (p % 64)), Relaxed);
+            }
         }
     }
 }
@@ -258,7 +252,7 @@ fn win_predecessors(to: &AtomicSide, preds: &[u64], d: u16) {
 /// in `to`) has one successor fewer left; the one whose last successor
 /// this is loses at distance `d`, or later if a removal loses later.
 #[inline]
-fn count_down(m: &Mover, to: &AtomicSide, next: &Subspace, levels: &Levels, preds: &[u64], d: u16) {
+fn count_down(m: &Mover, to: &AtomicSide, next: &Subspace, preds: &[u64], d: u16) {
     for &p in preds {
         let p = p as usize;
         if to.values[p].load(Relaxed) != 0 {
@@ -288,7 +282,7 @@ fn count_down(m: &Mover, to: &AtomicSide, next: &Subspace, levels: &Levels, pred
                             if at == d {
                                 set_bit(&to.next, p);
                             } else {
-                                levels.mark(at);
+                                set_bit(&to.later, p);
                             }
                         }
                         break;

@@ -11,7 +11,7 @@
 use std::sync::Mutex;
 
 use super::build::{self, Event};
-use super::format::{self, Kind, TbError, Value};
+use super::format::{self, Kind, MappedTable, TbError, Value};
 use super::index::Subspace;
 use super::probe::{Loaded, Tablebases};
 use super::rule::{NMoveLimits, Wdl};
@@ -119,18 +119,11 @@ fn every_slot(
 /// The checksum and the header's counts of the table checked.
 fn check_header(tbs: &Tablebases, tb: &Loaded, dtz: Option<&Loaded>, findings: &mut Findings) {
     let checked = dtz.unwrap_or(tb);
-    if checked.table.verify_checksum().is_err() {
-        findings.add(format!(
-            "{}: checksum mismatch",
-            checked.table.path.display()
-        ));
-    }
     let rules = tbs.tb_rules();
     let summary = match dtz {
         None => build::summarise(&tb.sub, tb.table.slots(), rules),
         Some(z) => build::summarise_dtz(&tb.sub, tb.table.slots(), z.table.slots(), rules),
     };
-    let h = &checked.table.header;
     let (w, l) = match dtz {
         // A `.dtz` header counts its decided classes as wins and its
         // longest distance as both.
@@ -142,10 +135,25 @@ fn check_header(tbs: &Tablebases, tb: &Loaded, dtz: Option<&Loaded>, findings: &
         None => (summary.max_win, summary.max_loss),
         Some(_) => (longest, 0),
     };
-    if (w, l, summary.draws, max_w, max_l) != (h.wins, h.losses, h.draws, h.max_win, h.max_loss) {
+    let counted = (w, l, summary.draws, max_w, max_l);
+    check_checksum_and_counts(&checked.table, counted, findings);
+}
+
+/// A table's checksum, and its header's counts against `counted` (wins,
+/// losses, draws, longest win and loss) from its slots.
+fn check_checksum_and_counts(
+    table: &MappedTable,
+    counted: (u64, u64, u64, u8, u8),
+    findings: &mut Findings,
+) {
+    if table.verify_checksum().is_err() {
+        findings.add(format!("{}: checksum mismatch", table.path.display()));
+    }
+    let h = &table.header;
+    if counted != (h.wins, h.losses, h.draws, h.max_win, h.max_loss) {
         findings.add(format!(
             "{}: header counts differ from the slots",
-            checked.table.path.display()
+            table.path.display()
         ));
     }
 }
@@ -181,10 +189,10 @@ fn check_slot(
     };
     pos.legal_moves(rules, moves);
     let pure = tb.value(own, opp);
+    let pure_probe =
+        |_: &Position, own, opp, _| tbs.probe_sets(own, opp).map_err(|e| e.to_string());
     match dtz {
         None => {
-            let pure_probe =
-                |_: &Position, own, opp, _| tbs.probe_sets(own, opp).map_err(|e| e.to_string());
             let expected = match recompute(rules, &pos, moves, pure_probe, |s, _| {
                 s.value.one_ply_back()
             }) {
@@ -195,8 +203,6 @@ fn check_slot(
         }
         Some(z) => {
             let stored = format::dtz_decode(z.byte(own, opp));
-            let pure_probe =
-                |_: &Position, own, opp, _| tbs.probe_sets(own, opp).map_err(|e| e.to_string());
             let expected = match recompute(rules, &pos, moves, pure_probe, |v, removed| {
                 to_removal(tbs, v, removed)
             }) {
@@ -265,27 +271,13 @@ fn verify_wdz(
     progress: &(dyn Fn(Event) + Sync),
 ) -> Result<Findings, TbError> {
     let findings = Mutex::new(Findings::default());
-    {
-        let mut f = findings.lock().expect("no panics");
-        if wdz.table.verify_checksum().is_err() {
-            f.add(format!("{}: checksum mismatch", wdz.table.path.display()));
-        }
-        let summary = build::summarise_wdz(&wdz.sub, wdz.table.slots(), tbs.tb_rules());
-        let h = &wdz.table.header;
-        let got = (
-            summary.wins,
-            summary.losses,
-            summary.draws,
-            summary.max_win,
-            summary.max_loss,
-        );
-        if got != (h.wins, h.losses, h.draws, h.max_win, h.max_loss) {
-            f.add(format!(
-                "{}: header counts differ from the slots",
-                wdz.table.path.display()
-            ));
-        }
-    }
+    let h = build::summarise_wdz(&wdz.sub, wdz.table.slots(), tbs.tb_rules());
+    let counted = (h.wins, h.losses, h.draws, h.max_win, h.max_loss);
+    check_checksum_and_counts(
+        &wdz.table,
+        counted,
+        &mut findings.lock().expect("no panics"),
+    );
     let sub = &wdz.sub;
     let limit = tbs.limits().limit(sub.own as u32, sub.opp as u32);
     let rules = tbs.tb_rules().game_rules();
@@ -346,7 +338,7 @@ fn verify_wdz(
 fn wdz_of(tbs: &Tablebases, own: Bitboard, opp: Bitboard) -> Result<u8, String> {
     tbs.wdz_table(own.count() as u8, opp.count() as u8)
         .map(|t| t.byte(own, opp))
-        .map_err(|e| format!("successor table: {e}"))
+        .map_err(|e| e.to_string())
 }
 
 /// A successor position: the sets of the side then to move and of the

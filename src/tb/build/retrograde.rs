@@ -73,13 +73,21 @@ pub fn retrograde(
     let mut top = 0;
     let mut later = Vec::new();
     for side in sides.iter() {
-        let bits = bitmap(side.values.len());
-        for (idx, &c) in side.values.iter().enumerate() {
-            if code::is_decided(c) {
-                top = top.max(code::distance(c) as u32);
-                set_bit(&bits, idx);
-            }
-        }
+        // The scan's values wait for their levels: one word at a time.
+        let bits: Vec<AtomicU64> = side
+            .values
+            .chunks(64)
+            .map(|codes| {
+                let mut word = 0u64;
+                for (i, &c) in codes.iter().enumerate() {
+                    if code::is_decided(c) {
+                        top = top.max(code::distance(c) as u32);
+                        word |= 1 << i;
+                    }
+                }
+                AtomicU64::new(word)
+            })
+            .collect();
         later.push(bits);
     }
     let first = sides

@@ -122,6 +122,12 @@ fn slices_merged_equal_the_match_played_at_once() {
     assert!(num(&p["sprt"]["llr"]) != 0.0, "{p}");
     let classes = p["pentanomial"].as_array().expect("pentanomial");
     assert!(classes.iter().filter(|c| int(c) > 0).count() >= 3, "{p}");
+    // Pairs that one colour won twice are counted apart, as in one run.
+    let decided = &p["colour_decided"];
+    assert!(
+        int(&decided["white_won_both"]) + int(&decided["black_won_both"]) > 0,
+        "{p}"
+    );
     assert_eq!(pairing_lines(&out.stdout), pairing_lines(&whole_out.stdout));
     assert_eq!(pairing_lines(&out.stdout).len(), 3, "{stdout}");
 

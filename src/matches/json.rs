@@ -316,6 +316,13 @@ fn pairing(info: &MatchInfo, names: &[String], p: &PairingTally) -> Json {
             "pentanomial",
             Json::Arr(p.penta.0.iter().map(|&c| c.into()).collect()),
         ),
+        (
+            "colour_decided",
+            obj([
+                ("white_won_both", p.colour_decided[0].into()),
+                ("black_won_both", p.colour_decided[1].into()),
+            ]),
+        ),
         ("elo", estimate.map(|e| e.elo).into()),
         ("elo_error", estimate.and_then(|e| e.error).into()),
         ("los", estimate.map(|e| e.los).into()),

@@ -267,6 +267,14 @@ fn pairing(s: &mut String, info: &MatchInfo, names: &[String], p: &PairingTally)
         p.penta.pairs(),
         p.penta.0
     );
+    let [white, black] = p.colour_decided;
+    if white + black > 0 {
+        let _ = write!(
+            s,
+            "; the colour decided {} of them (White won both: {white}, Black won both: {black})",
+            white + black
+        );
+    }
     if p.on_time.games() > 0 {
         let _ = write!(
             s,

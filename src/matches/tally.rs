@@ -37,12 +37,16 @@ pub struct PairingTally {
     pub first_white: Wdl,
     pub first_black: Wdl,
     pub penta: Pentanomial,
+    /// Complete pairs that each engine won once, so that one colour won
+    /// both games: White, Black (the WL of the pentanomial's DD+WL).
+    pub colour_decided: [u64; 2],
     /// The first engine's results in games a time forfeit decided (won
     /// on the clock, not on the board) and in all the others.
     pub on_time: Wdl,
     pub on_board: Wdl,
-    /// Pairs with one game finished: the first engine's half points.
-    open_pairs: HashMap<usize, u8>,
+    /// Pairs with one game finished: the first engine's half points and
+    /// White's.
+    open_pairs: HashMap<usize, (u8, u8)>,
     /// The LLR after the latest complete pair, with `--sprt`.
     pub llr: Option<f64>,
     pub decision: Option<Decision>,
@@ -174,6 +178,7 @@ impl Tally {
                     first_white: Wdl::default(),
                     first_black: Wdl::default(),
                     penta: Pentanomial::default(),
+                    colour_decided: [0; 2],
                     on_time: Wdl::default(),
                     on_board: Wdl::default(),
                     open_pairs: HashMap::new(),
@@ -227,8 +232,13 @@ impl Tally {
             p.on_board.add(first_half);
         }
         let completed = match p.open_pairs.remove(&game.pair) {
-            Some(other) => {
+            Some((other, other_white)) => {
                 p.penta.add_pair(other, first_half);
+                match (other_white, white_half) {
+                    (2, 2) => p.colour_decided[0] += 1,
+                    (0, 0) => p.colour_decided[1] += 1,
+                    _ => {}
+                }
                 if let Some(sprt) = sprt {
                     let llr = sprt.llr(&p.penta);
                     p.llr = Some(llr);
@@ -237,7 +247,7 @@ impl Tally {
                 true
             }
             None => {
-                p.open_pairs.insert(game.pair, first_half);
+                p.open_pairs.insert(game.pair, (first_half, white_half));
                 false
             }
         };

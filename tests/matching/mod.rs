@@ -159,6 +159,24 @@ pub fn check_totals(doc: &Value) {
         if 2 * int(&p["pairs"]) == int(&p["first_results"]["games"]) {
             assert_eq!(pair_points, num(&p["first_results"]["points"]));
         }
+        // Pairs whose two games the same colour won (a win each), counted
+        // again from the game list.
+        let (first, second) = (&p["first"], &p["second"]);
+        let mut results: std::collections::BTreeMap<u64, Vec<&str>> = Default::default();
+        for g in games {
+            let players = [&g["white"], &g["black"]];
+            if players == [first, second] || players == [second, first] {
+                let result = g["result"].as_str().expect("result");
+                results.entry(int(&g["pair"])).or_default().push(result);
+            }
+        }
+        let both = |r: &str| results.values().filter(|v| v[..] == [r, r]).count() as u64;
+        let decided = &p["colour_decided"];
+        assert_eq!(int(&decided["white_won_both"]), both("1-0"), "{p}");
+        assert_eq!(int(&decided["black_won_both"]), both("0-1"), "{p}");
+        // With the two draws, they are the pentanomial's middle class.
+        let middle = both("1-0") + both("0-1") + both("1/2-1/2");
+        assert_eq!(middle, penta[2], "DD+WL: {p}");
         let (fw, fd, fl) = wdl(&p["first_results"]);
         let (aw, ad, al) = wdl(&p["first_as_white"]);
         let (bw, bd, bl) = wdl(&p["first_as_black"]);

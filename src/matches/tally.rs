@@ -44,9 +44,8 @@ pub struct PairingTally {
     /// on the clock, not on the board) and in all the others.
     pub on_time: Wdl,
     pub on_board: Wdl,
-    /// Pairs with one game finished: the first engine's half points and
-    /// White's.
-    open_pairs: HashMap<usize, (u8, u8)>,
+    /// Pairs with one game finished: the first engine's half points.
+    open_pairs: HashMap<usize, u8>,
     /// The LLR after the latest complete pair, with `--sprt`.
     pub llr: Option<f64>,
     pub decision: Option<Decision>,
@@ -232,12 +231,12 @@ impl Tally {
             p.on_board.add(first_half);
         }
         let completed = match p.open_pairs.remove(&game.pair) {
-            Some((other, other_white)) => {
+            Some(other) => {
                 p.penta.add_pair(other, first_half);
-                match (other_white, white_half) {
-                    (2, 2) => p.colour_decided[0] += 1,
-                    (0, 0) => p.colour_decided[1] += 1,
-                    _ => {}
+                // A win each: the engines swapped colours, so this game's
+                // winner had the colour that won the other game too.
+                if other.abs_diff(first_half) == 2 {
+                    p.colour_decided[usize::from(white_half == 0)] += 1;
                 }
                 if let Some(sprt) = sprt {
                     let llr = sprt.llr(&p.penta);
@@ -247,7 +246,7 @@ impl Tally {
                 true
             }
             None => {
-                p.open_pairs.insert(game.pair, (first_half, white_half));
+                p.open_pairs.insert(game.pair, first_half);
                 false
             }
         };

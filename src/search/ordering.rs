@@ -119,6 +119,12 @@ impl QuietsTried {
         }
     }
 
+    /// How many were recorded (at most 64).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len]

@@ -87,6 +87,9 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 /// evaluation this far (per ply of depth) above beta cuts off.
 pub const RFP_MAX_DEPTH: i32 = 3;
 pub const RFP_MARGIN: i32 = 90;
+/// Late move pruning: at non-PV nodes up to this depth, quiet moves
+/// after the first few are skipped unless they make a threat.
+pub const LMP_MAX_DEPTH: i32 = 3;
 /// Quiescence: how many plies of mill-closing moves to follow.
 pub const QS_MAX_PLY: i32 = 6;
 /// With databases: a leaf of the placing phase with at most this many

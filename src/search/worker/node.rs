@@ -1,13 +1,15 @@
 //! A node of a worker's search below the root: the principal variation
 //! search (negamax alpha-beta) with its database probe, table cutoffs,
-//! reverse futility, late-move reductions and the block extension.
+//! reverse futility, late-move pruning and reductions and the block
+//! extension.
 
 use super::{Worker, no_move_score};
-use crate::core::{Bitboard, Move, Position, Rules};
+use crate::core::{Bitboard, Move, Point, Position, Rules};
 use crate::search::eval::evaluate;
 use crate::search::ordering::QuietsTried;
 use crate::search::params::{
-    BLOCK_EXTENSION, LMR_MIN_DEPTH, LMR_MIN_MOVES, RFP_MARGIN, RFP_MAX_DEPTH, TB_PLACING_HORIZON,
+    BLOCK_EXTENSION, LMP_MAX_DEPTH, LMR_MIN_DEPTH, LMR_MIN_MOVES, RFP_MARGIN, RFP_MAX_DEPTH,
+    TB_PLACING_HORIZON,
 };
 use crate::search::picker::{MovePicker, Picked};
 use crate::search::tablebase::is_draw;
@@ -91,6 +93,31 @@ fn late_move_reduction(quiet: bool, depth: i32, i: usize, pv_node: bool) -> i32 
     } else {
         0
     }
+}
+
+/// Quiet moves searched at a non-PV node `depth` plies deep (at most
+/// `LMP_MAX_DEPTH`) before late move pruning skips the rest, except those
+/// that make a threat.
+#[inline]
+const fn late_move_count(depth: i32) -> usize {
+    3 + (depth * depth) as usize
+}
+
+/// Whether `m` leaves, through the point it moves to, a line with two of
+/// the mover's pieces and its third point empty: a threat, which late
+/// move pruning keeps as chess engines keep checks.
+#[inline]
+fn makes_threat(rules: &Rules, pos: &Position, m: Move) -> bool {
+    let Some(to) = m.to() else {
+        return false;
+    };
+    let from = m.from().map_or(Bitboard::EMPTY, Point::bb);
+    let ours = (pos.pieces(pos.side_to_move()) & !from).with(to);
+    let empty = (pos.empty() | from).without(to);
+    let g = rules.geometry();
+    g.partners[to.index()][..g.line_count[to.index()] as usize]
+        .iter()
+        .any(|part| (*part & ours).count() == 1 && (*part & empty).count() == 1)
 }
 
 /// While both sides place: the opponent's one point that closes a mill,
@@ -256,6 +283,13 @@ impl Worker<'_> {
         // A block of the opponent's one threat while placing is the
         // node's forced move: searched a ply deeper.
         let forced_block = forced_block(&self.rules, pos);
+        // Late move pruning: at a shallow non-PV node with no removal owed
+        // and no mate score in the window, only the first quiet moves.
+        let lmp_count = (!pv_node
+            && depth <= LMP_MAX_DEPTH
+            && pos.pending_removals() == 0
+            && alpha.abs() < MATE_BOUND)
+            .then(|| late_move_count(depth));
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut quiets_tried = QuietsTried::default();
@@ -264,6 +298,14 @@ impl Worker<'_> {
         let mut ahead: Option<Position> = None;
         let mut i = 0;
         while let Some(Picked { mv: m, quiet }) = picker.next(&self.rules, &self.ordering) {
+            if quiet
+                && best > -MATE_BOUND
+                && lmp_count.is_some_and(|n| quiets_tried.len() >= n)
+                && !makes_threat(&self.rules, pos, m)
+            {
+                ahead = None;
+                continue;
+            }
             let child = ahead.take().unwrap_or_else(|| self.play_prefetched(pos, m));
             // Children that probe the table are worth making one move
             // ahead (picking is deterministic, so the next pick is known).
@@ -425,6 +467,30 @@ mod tests {
         // No threat at all.
         let (pos, rules) = placed(&["d7", "d3"]);
         assert!(forced_block(&rules, &pos).is_empty());
+    }
+
+    #[test]
+    fn threats_are_lines_of_two_with_the_third_point_empty() {
+        let (pos, rules) = placed(&["d7", "d3"]);
+        let place = |p: &str| Move::place(p.parse().unwrap());
+        // White d7: a7 and g7 make a7-d7 and d7-g7; d6 makes d7-d6.
+        assert!(makes_threat(&rules, &pos, place("a7")));
+        assert!(makes_threat(&rules, &pos, place("d6")));
+        // Far from d7, and d1 beside black's d3 on d3-d2-d1.
+        assert!(!makes_threat(&rules, &pos, place("b2")));
+        assert!(!makes_threat(&rules, &pos, place("d1")));
+        // Black's d3 has the line d3-d2-d1 and c3-d3-e3 open.
+        let (pos, rules) = placed(&["d7", "d3", "a1"]);
+        assert!(makes_threat(&rules, &pos, place("e3")));
+        assert!(!makes_threat(&rules, &pos, place("g7")));
+    }
+
+    #[test]
+    fn late_move_pruning_keeps_more_moves_deeper() {
+        for d in 1..LMP_MAX_DEPTH {
+            assert!(late_move_count(d) < late_move_count(d + 1));
+        }
+        assert!(late_move_count(1) >= 3);
     }
 
     #[test]

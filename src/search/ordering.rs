@@ -126,6 +126,11 @@ impl QuietsTried {
     }
 
     #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len]
     }

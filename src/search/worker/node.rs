@@ -5,7 +5,7 @@
 
 use super::{Worker, no_move_score};
 use crate::core::{Bitboard, Move, Point, Position, Rules};
-use crate::search::eval::evaluate;
+use crate::search::eval::{evaluate, threats_through};
 use crate::search::ordering::QuietsTried;
 use crate::search::params::{
     BLOCK_EXTENSION, LMP_MAX_DEPTH, LMR_MIN_DEPTH, LMR_MIN_MOVES, RFP_MARGIN, RFP_MAX_DEPTH,
@@ -114,10 +114,7 @@ fn makes_threat(rules: &Rules, pos: &Position, m: Move) -> bool {
     let from = m.from().map_or(Bitboard::EMPTY, Point::bb);
     let ours = (pos.pieces(pos.side_to_move()) & !from).with(to);
     let empty = (pos.empty() | from).without(to);
-    let g = rules.geometry();
-    g.partners[to.index()][..g.line_count[to.index()] as usize]
-        .iter()
-        .any(|part| (*part & ours).count() == 1 && (*part & empty).count() == 1)
+    threats_through(rules, to, ours, empty) > 0
 }
 
 /// While both sides place: the opponent's one point that closes a mill,

@@ -14,7 +14,9 @@
 //!   ours ([`protocol::uci`]) and GBGP ([`protocol::gbgp`]).
 //! - The products, each behind a subcommand in `main.rs`: [`matches`]
 //!   (`mulino match`), [`web`] (`mulino gui`, the web board) and
-//!   [`tb_cli`] (`mulino tb`, the database command line).
+//!   [`tb_cli`] (`mulino tb`, the database command line); and for the
+//!   engine's developers [`tune`] (`mulino tune`, the evaluation's weights
+//!   fitted to the databases' values).
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
@@ -26,4 +28,5 @@ pub mod protocol;
 pub mod search;
 pub mod tb;
 pub mod tb_cli;
+pub mod tune;
 pub mod web;

@@ -46,6 +46,9 @@ enum Sub {
     Tb(mulino::tb_cli::TbArgs),
     /// Play and analyse in the browser: serve the page and print its URL.
     Gui(mulino::web::GuiArgs),
+    /// Fit the evaluation's weights to the databases' values over the
+    /// positions of games (Texel tuning; for the engine's developers).
+    Tune(mulino::tune::TuneArgs),
     /// Any other protocol command, run once (`mulino go depth 8`).
     #[command(external_subcommand)]
     Protocol(Vec<String>),
@@ -95,6 +98,13 @@ fn main() -> ExitCode {
             Ok(_) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("mulino match: {e:#}");
+                ExitCode::FAILURE
+            }
+        },
+        Some(Sub::Tune(args)) => match mulino::tune::run(args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("mulino tune: {e:#}");
                 ExitCode::FAILURE
             }
         },

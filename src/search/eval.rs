@@ -6,45 +6,160 @@ use crate::core::geometry::LineFeatures;
 use crate::core::rules::PlacingMill;
 use crate::core::{Bitboard, Color, Point, Position, Rules};
 
-fn weights(pos: &Position, rules: &Rules) -> &'static EvalWeights {
-    if pos.in_hand(Color::White) > 0 || pos.in_hand(Color::Black) > 0 {
-        &params::PLACING
-    } else if Color::ALL.iter().any(|&c| pos.can_fly(rules, c)) {
-        &params::FLYING
-    } else {
-        &params::MOVING
+/// The phases with weights of their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// A hand is not empty.
+    Placing,
+    /// Both hands empty and no side may fly.
+    Moving,
+    /// Both hands empty and a side may fly.
+    Flying,
+}
+
+impl Phase {
+    pub const ALL: [Phase; 3] = [Phase::Placing, Phase::Moving, Phase::Flying];
+
+    /// The phase of `pos`.
+    #[inline]
+    pub fn of(pos: &Position, rules: &Rules) -> Phase {
+        if pos.in_hand(Color::White) > 0 || pos.in_hand(Color::Black) > 0 {
+            Phase::Placing
+        } else if Color::ALL.iter().any(|&c| pos.can_fly(rules, c)) {
+            Phase::Flying
+        } else {
+            Phase::Moving
+        }
+    }
+
+    /// Its weights.
+    #[inline]
+    pub fn weights(self) -> &'static EvalWeights {
+        match self {
+            Phase::Placing => &params::PLACING,
+            Phase::Moving => &params::MOVING,
+            Phase::Flying => &params::FLYING,
+        }
+    }
+
+    /// The name of its weights in `params`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Placing => "PLACING",
+            Phase::Moving => "MOVING",
+            Phase::Flying => "FLYING",
+        }
     }
 }
 
-/// One side's terms, from its line features and mobility.
+#[inline]
+fn weights(pos: &Position, rules: &Rules) -> &'static EvalWeights {
+    Phase::of(pos, rules).weights()
+}
+
+/// What each weight of the evaluation multiplies in a position, from the
+/// side to move's point of view (ours less theirs): the evaluation is
+/// [`Terms::score`] of its phase's weights, and the tuner (`mulino
+/// tune`) fits the weights to these.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Terms {
+    /// Pieces on the board (worth [`PIECE`] each; not tuned).
+    pub pieces: i32,
+    pub in_hand: i32,
+    pub open_mill: i32,
+    pub closed_mill: i32,
+    pub double_threat: i32,
+    /// The points a stepping side (no hand, no flying) can slide to.
+    pub mobility: i32,
+    /// The same for a side that places or flies, ours and theirs apart:
+    /// each counts half, rounded toward zero.
+    pub half_mobility: [i32; 2],
+    pub blocked: i32,
+    pub running_mill: i32,
+    /// -1, 0 or 1: who has more closed mills (El Filja's removals).
+    pub mill_majority: i32,
+    /// 1 when the side to move can close a mill now.
+    pub closable_now: i32,
+    /// 1 when the opponent threatens twice and the side to move can close
+    /// nothing.
+    pub unstoppable_threat: i32,
+    /// A quarter piece: the opponent, down to three without flying, has no
+    /// hand left (the search sees the end; the shade helps it get there).
+    pub shade: i32,
+}
+
+impl Terms {
+    /// The evaluation of these terms under `w`, in centipieces.
+    #[inline(always)]
+    pub fn score(&self, w: &EvalWeights) -> i32 {
+        self.pieces * PIECE
+            + self.in_hand * w.in_hand
+            + self.open_mill * w.open_mill
+            + self.closed_mill * w.closed_mill
+            + self.double_threat * w.double_threat
+            + self.mobility * w.mobility
+            + self.half_mobility[0] * w.mobility / 2
+            - self.half_mobility[1] * w.mobility / 2
+            - self.blocked * w.blocked
+            + self.running_mill * w.running_mill
+            + w.tempo
+            + self.mill_majority * w.mill_majority
+            + self.closable_now * w.closable_now
+            - self.unstoppable_threat * w.unstoppable_threat
+            + self.shade * PIECE / 4
+    }
+
+    /// What each weight multiplies, in the order of
+    /// [`EvalWeights::NAMES`] (the half mobility as an exact half), and
+    /// the part no weight moves.
+    pub fn linear(&self) -> ([f64; EvalWeights::COUNT], f64) {
+        let half = (self.half_mobility[0] - self.half_mobility[1]) as f64 / 2.0;
+        let f = [
+            self.in_hand as f64,
+            self.open_mill as f64,
+            self.closable_now as f64,
+            self.double_threat as f64,
+            self.mobility as f64 + half,
+            -self.blocked as f64,
+            self.running_mill as f64,
+            self.closed_mill as f64,
+            1.0,
+            -self.unstoppable_threat as f64,
+            self.mill_majority as f64,
+        ];
+        let fixed = (self.pieces * PIECE + self.shade * PIECE / 4) as f64;
+        (f, fixed)
+    }
+}
+
+/// One side's share of the terms, added with `sign` (1 ours, -1 theirs).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn side_terms(
+    t: &mut Terms,
+    sign: i32,
     pos: &Position,
     rules: &Rules,
     c: Color,
-    w: &EvalWeights,
     f: &LineFeatures,
     blocked: Bitboard,
     mobility: u32,
-) -> i32 {
+) {
     let own = pos.pieces(c);
-    let mut s = own.count() as i32 * PIECE + pos.in_hand(c) as i32 * w.in_hand;
-    s += f.open as i32 * w.open_mill
-        + f.closed as i32 * w.closed_mill
-        + f.double_closers.count() as i32 * w.double_threat;
-    if w.mobility != 0 || w.blocked != 0 || w.running_mill != 0 {
-        let mobility = mobility as i32;
-        if pos.in_hand(c) == 0 && !pos.can_fly(rules, c) {
-            // Running mills: pieces of a closed mill that can step out to a
-            // point where they complete another line (two count at most).
-            let running = f.runners().count().min(2) as i32;
-            let blocked = (own & blocked).count() as i32;
-            s += mobility * w.mobility - blocked * w.blocked + running * w.running_mill;
-        } else {
-            s += mobility * w.mobility / 2;
-        }
+    t.pieces += sign * own.count() as i32;
+    t.in_hand += sign * pos.in_hand(c) as i32;
+    t.open_mill += sign * f.open as i32;
+    t.closed_mill += sign * f.closed as i32;
+    t.double_threat += sign * f.double_closers.count() as i32;
+    if pos.in_hand(c) == 0 && !pos.can_fly(rules, c) {
+        // Running mills: pieces of a closed mill that can step out to a
+        // point where they complete another line (two count at most).
+        t.running_mill += sign * f.runners().count().min(2) as i32;
+        t.blocked += sign * (own & blocked).count() as i32;
+        t.mobility += sign * mobility as i32;
+    } else {
+        t.half_mobility[usize::from(sign < 0)] = mobility as i32;
     }
-    s
 }
 
 /// Whether `c`, whose line features are `f`, can close a mill with its
@@ -96,6 +211,22 @@ pub fn evaluate_full(pos: &Position, rules: &Rules) -> Evaluation {
 /// `evaluate_full` with the given weights.
 #[inline(always)]
 fn evaluate_with(pos: &Position, rules: &Rules, w: &EvalWeights) -> Evaluation {
+    let (terms, can_close) = terms_of(pos, rules);
+    Evaluation {
+        score: terms.score(w),
+        can_close,
+    }
+}
+
+/// The evaluation's terms in `pos`, for the side to move.
+#[inline]
+pub fn terms(pos: &Position, rules: &Rules) -> Terms {
+    terms_of(pos, rules).0
+}
+
+/// The terms, and whether the side to move may close a mill now.
+#[inline(always)]
+fn terms_of(pos: &Position, rules: &Rules) -> (Terms, bool) {
     let us = pos.side_to_move();
     let them = us.opponent();
     let g = rules.geometry();
@@ -105,27 +236,24 @@ fn evaluate_with(pos: &Position, rules: &Rules, w: &EvalWeights) -> Evaluation {
     let [mu, mt] = g.mobility_pair(ours, theirs, free);
     // Pieces with no empty neighbour.
     let blocked = !g.neighbours(free);
-    let mut s = side_terms(pos, rules, us, w, &fu, blocked, mu)
-        - side_terms(pos, rules, them, w, &ft, blocked, mt)
-        + w.tempo;
+    let mut t = Terms::default();
+    side_terms(&mut t, 1, pos, rules, us, &fu, blocked, mu);
+    side_terms(&mut t, -1, pos, rules, them, &ft, blocked, mt);
     if rules.placing_mill == PlacingMill::ByMillCounts {
-        s += (fu.closed as i32 - ft.closed as i32).signum() * w.mill_majority;
+        t.mill_majority = (fu.closed as i32 - ft.closed as i32).signum();
     }
     let can_close = can_close_mill(pos, rules, us, &fu);
     if can_close {
-        s += w.closable_now;
+        t.closable_now = 1;
     } else if threatens_twice(pos, rules, them, &ft) {
-        s -= w.unstoppable_threat;
+        t.unstoppable_threat = 1;
     }
     // A side reduced to three pieces with flying off and no move is lost;
     // the search sees it, but shading the score helps it get there.
     if pos.in_hand(them) == 0 && theirs.count() <= 3 && !pos.can_fly(rules, them) {
-        s += PIECE / 4;
+        t.shade = 1;
     }
-    Evaluation {
-        score: s,
-        can_close,
-    }
+    (t, can_close)
 }
 
 /// The points the mobility terms count as free: the empty ones, and
@@ -176,6 +304,62 @@ pub(super) mod tests {
             ..*w
         };
         evaluate_with(pos, rules, w).score - evaluate_with(pos, rules, &without).score
+    }
+
+    #[test]
+    fn the_linear_terms_give_the_evaluation_in_every_rule_set() {
+        use crate::core::{MoveList, Variant};
+        // Random games; every position's terms, weighted in the order of
+        // the names, give the evaluation (the half mobility within one).
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut checked = 0;
+        let mut seen = [0usize; EvalWeights::COUNT];
+        for variant in Variant::ALL {
+            let rules = variant.rules();
+            for _ in 0..40 {
+                let mut pos = Position::startpos(&rules);
+                let mut list = MoveList::new();
+                for _ in 0..120 {
+                    let w = weights(&pos, &rules);
+                    let (f, fixed) = terms(&pos, &rules).linear();
+                    let dot: f64 = f.iter().zip(w.to_array()).map(|(f, w)| f * w as f64).sum();
+                    let score = evaluate(&pos, &rules) as f64;
+                    assert!(
+                        (dot + fixed - score).abs() <= 1.0,
+                        "{variant:?} {}: {dot} + {fixed} against {score}",
+                        pos.fen(&rules)
+                    );
+                    for (n, f) in seen.iter_mut().zip(f) {
+                        *n += usize::from(f != 0.0);
+                    }
+                    checked += 1;
+                    pos.legal_moves(&rules, &mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let m = list.as_slice()[(seed >> 33) as usize % list.len()];
+                    pos = pos.play(&rules, m).unwrap();
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+        // Every term but the majority's took part somewhere (El Filja's
+        // random games close few mills while placing).
+        for (name, n) in EvalWeights::NAMES.iter().zip(seen) {
+            assert!(n > 0 || *name == "mill_majority", "{name} never seen");
+        }
+    }
+
+    #[test]
+    fn weights_go_to_an_array_and_back() {
+        for w in [params::PLACING, params::MOVING, params::FLYING] {
+            assert_eq!(EvalWeights::from_array(w.to_array()), w);
+        }
+        assert_eq!(params::MOVING.to_array()[6], params::MOVING.running_mill);
+        assert_eq!(EvalWeights::NAMES[6], "running_mill");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 pub const PIECE: i32 = 100;
 
 /// Evaluation weights, by phase where it matters.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EvalWeights {
     /// A piece in hand, relative to one on the board, while placing.
     pub in_hand: i32,
@@ -32,6 +32,60 @@ pub struct EvalWeights {
     /// remove by mill counts (El Filja): having more closed mills than
     /// the opponent, which is worth one removal more.
     pub mill_majority: i32,
+}
+
+impl EvalWeights {
+    /// How many weights there are.
+    pub const COUNT: usize = 11;
+
+    /// The weights' names, in the order of [`EvalWeights::to_array`].
+    pub const NAMES: [&'static str; EvalWeights::COUNT] = [
+        "in_hand",
+        "open_mill",
+        "closable_now",
+        "double_threat",
+        "mobility",
+        "blocked",
+        "running_mill",
+        "closed_mill",
+        "tempo",
+        "unstoppable_threat",
+        "mill_majority",
+    ];
+
+    /// The weights in the order of [`EvalWeights::NAMES`].
+    pub const fn to_array(&self) -> [i32; EvalWeights::COUNT] {
+        [
+            self.in_hand,
+            self.open_mill,
+            self.closable_now,
+            self.double_threat,
+            self.mobility,
+            self.blocked,
+            self.running_mill,
+            self.closed_mill,
+            self.tempo,
+            self.unstoppable_threat,
+            self.mill_majority,
+        ]
+    }
+
+    /// The weights from an array in the order of [`EvalWeights::NAMES`].
+    pub const fn from_array(a: [i32; EvalWeights::COUNT]) -> EvalWeights {
+        EvalWeights {
+            in_hand: a[0],
+            open_mill: a[1],
+            closable_now: a[2],
+            double_threat: a[3],
+            mobility: a[4],
+            blocked: a[5],
+            running_mill: a[6],
+            closed_mill: a[7],
+            tempo: a[8],
+            unstoppable_threat: a[9],
+            mill_majority: a[10],
+        }
+    }
 }
 
 pub const PLACING: EvalWeights = EvalWeights {

@@ -1,0 +1,196 @@
+//! `mulino tune`: the evaluation's weights fitted to the databases'
+//! values (Texel tuning). The positions come from games (PGN files, as
+//! `mulino match` writes them); each is labelled with its exact value
+//! from the databases (moving phase, and placing layers where built),
+//! and each phase's weights (`search::params`) are fitted to predict it.
+//! Every fifth game is held out to show whether the fit carries over.
+//!
+//! It prints the fit and the weights; a change to `search::params` is
+//! kept only if it then wins in matches (README, "Performance").
+
+mod games;
+mod texel;
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+
+use crate::core::Variant;
+use crate::search::eval::{self, Phase};
+use crate::search::params::EvalWeights;
+use crate::tb::probe::Tablebases;
+use crate::tb::{NMoveLimits, TbRules, Wdl};
+use texel::Sample;
+
+/// `mulino tune`'s arguments.
+#[derive(clap::Args, Debug)]
+pub struct TuneArgs {
+    /// PGN files of games in the rule set (`mulino match --pgn`).
+    #[arg(required = true)]
+    pub pgn: Vec<PathBuf>,
+    /// The database directory that labels the positions.
+    #[arg(long)]
+    pub tb: PathBuf,
+    /// The rule set (a variant name); games of other rules are left out.
+    #[arg(long, default_value = "nine")]
+    pub variant: String,
+    /// Leave out each game's first plies (random openings).
+    #[arg(long, default_value_t = 0)]
+    pub skip_plies: usize,
+    /// Full passes of gradient descent per phase.
+    #[arg(long, default_value_t = 2000)]
+    pub iterations: usize,
+    /// Turns of fitting the weights, then the scale.
+    #[arg(long, default_value_t = 3)]
+    pub rounds: usize,
+    /// The phases to fit (placing, moving, flying); default all three.
+    #[arg(long, value_delimiter = ',')]
+    pub phases: Vec<String>,
+}
+
+/// The labelled positions of one phase, for fitting and held out.
+#[derive(Default)]
+struct Set {
+    train: Vec<Sample>,
+    held: Vec<Sample>,
+}
+
+pub fn run(args: TuneArgs) -> Result<()> {
+    let variant: Variant = args
+        .variant
+        .parse()
+        .map_err(|()| anyhow::anyhow!("no variant {:?}", args.variant))?;
+    let rules = variant.rules();
+    let phases: Vec<Phase> = if args.phases.is_empty() {
+        Phase::ALL.to_vec()
+    } else {
+        args.phases
+            .iter()
+            .map(|p| {
+                Phase::ALL
+                    .into_iter()
+                    .find(|ph| ph.name().eq_ignore_ascii_case(p))
+                    .with_context(|| format!("no phase {p:?} (placing, moving, flying)"))
+            })
+            .collect::<Result<_>>()?
+    };
+    let tb_rules = TbRules::from_rules(&rules)?;
+    let tables = Tablebases::under(&args.tb, tb_rules, NMoveLimits::of(&rules));
+    let mut sets: Vec<Set> = Phase::ALL.iter().map(|_| Set::default()).collect();
+    let mut seen = HashSet::new();
+    let (mut games_used, mut skipped, mut unlabelled, mut repeated) = (0usize, 0usize, 0, 0);
+    for path in &args.pgn {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        for game in games::parse_pgn(&text) {
+            let positions = match games::positions(&game, variant, &rules) {
+                Ok(p) => p,
+                Err(e) => {
+                    if skipped < 5 {
+                        eprintln!("info: a game of {} left out: {e}", path.display());
+                    }
+                    skipped += 1;
+                    continue;
+                }
+            };
+            let held = games_used % 5 == 4;
+            games_used += 1;
+            for pos in positions.iter().skip(args.skip_plies) {
+                if !seen.insert(pos.key()) {
+                    repeated += 1;
+                    continue;
+                }
+                let phase = Phase::of(pos, &rules);
+                if !phases.contains(&phase) {
+                    continue;
+                }
+                let Some(wdl) = tables.value(pos).and_then(|v| v.rule.or(v.pure)) else {
+                    unlabelled += 1;
+                    continue;
+                };
+                let (terms, fixed) = eval::terms(pos, &rules).linear();
+                let target = match wdl {
+                    Wdl::Win => 1.0,
+                    Wdl::Draw => 0.5,
+                    Wdl::Loss => 0.0,
+                };
+                let set = &mut sets[phase as usize];
+                let sample = Sample {
+                    terms,
+                    fixed,
+                    target,
+                };
+                if held {
+                    set.held.push(sample);
+                } else {
+                    set.train.push(sample);
+                }
+            }
+        }
+    }
+    let labelled: usize = sets.iter().map(|s| s.train.len() + s.held.len()).sum();
+    println!(
+        "games {games_used} (left out {skipped}); positions labelled {labelled}, \
+         without a database value {unlabelled}, repeated {repeated}"
+    );
+    if labelled == 0 {
+        bail!("no position has a database value (is --tb the right directory?)");
+    }
+    // The scale is fitted with the weights, in turns: the piece is fixed
+    // at 100, so the scale is what sets the other weights against it.
+    const MIN_SAMPLES: usize = 100;
+    let fitting: Vec<Phase> = phases
+        .iter()
+        .copied()
+        .filter(|&p| sets[p as usize].train.len() >= MIN_SAMPLES)
+        .collect();
+    for p in phases.iter().filter(|p| !fitting.contains(p)) {
+        let n = sets[*p as usize].train.len();
+        println!("{}: {n} positions, too few to fit", p.name());
+    }
+    if fitting.is_empty() {
+        return Ok(());
+    }
+    let old: Vec<[f64; EvalWeights::COUNT]> = fitting
+        .iter()
+        .map(|p| p.weights().to_array().map(f64::from))
+        .collect();
+    let groups = |w: &[[f64; EvalWeights::COUNT]]| -> Vec<(&[Sample], [f64; EvalWeights::COUNT])> {
+        fitting
+            .iter()
+            .zip(w)
+            .map(|(&p, w)| (sets[p as usize].train.as_slice(), *w))
+            .collect()
+    };
+    let k_old = texel::fit_k(&groups(&old));
+    let (mut k, mut new) = (k_old, old.clone());
+    for _ in 0..args.rounds {
+        for (w, &p) in new.iter_mut().zip(&fitting) {
+            *w = texel::fit_weights(&sets[p as usize].train, k, *w, args.iterations, 1.0);
+        }
+        k = texel::fit_k(&groups(&new));
+    }
+    let new: Vec<_> = new.iter().map(|w| w.map(f64::round)).collect();
+    println!(
+        "scale k (expected result 1 / (1 + exp(-k * cp / 100))): {k_old:.4} with the weights in use, {k:.4} with the fitted ones"
+    );
+    for ((&phase, old), new) in fitting.iter().zip(&old).zip(&new) {
+        let set = &sets[phase as usize];
+        println!(
+            "{}: {} positions ({} held out); error {:.6} -> {:.6}, held out {:.6} -> {:.6}",
+            phase.name(),
+            set.train.len(),
+            set.held.len(),
+            texel::error(&set.train, k_old, old),
+            texel::error(&set.train, k, new),
+            texel::error(&set.held, k_old, old),
+            texel::error(&set.held, k, new),
+        );
+        for ((name, o), n) in EvalWeights::NAMES.iter().zip(old).zip(new) {
+            let mark = if o != n { " *" } else { "" };
+            println!("  {name:<20} {o:>6} -> {n:>6}{mark}");
+        }
+    }
+    Ok(())
+}

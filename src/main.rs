@@ -65,6 +65,17 @@ fn once(line: &str) -> ExitCode {
     }
 }
 
+/// A tool subcommand's exit: its error, with its causes, on stderr.
+fn tool(name: &str, result: anyhow::Result<()>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mulino {name}: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -87,27 +98,9 @@ fn main() -> ExitCode {
         Some(Sub::Perft { depth }) => once(&format!("perft {depth}")),
         Some(Sub::Bench { depth }) => once(&format!("bench {}", depth.unwrap_or_default())),
         Some(Sub::Protocol(words)) => once(&words.join(" ")),
-        Some(Sub::Tb(args)) => match mulino::tb_cli::run(args) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("mulino tb: {e:#}");
-                ExitCode::FAILURE
-            }
-        },
-        Some(Sub::Match(args)) => match mulino::matches::run(args) {
-            Ok(_) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("mulino match: {e:#}");
-                ExitCode::FAILURE
-            }
-        },
-        Some(Sub::Tune(args)) => match mulino::tune::run(args) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("mulino tune: {e:#}");
-                ExitCode::FAILURE
-            }
-        },
+        Some(Sub::Tb(args)) => tool("tb", mulino::tb_cli::run(args)),
+        Some(Sub::Match(args)) => tool("match", mulino::matches::run(args)),
+        Some(Sub::Tune(args)) => tool("tune", mulino::tune::run(args)),
         Some(Sub::Gui(args)) => match mulino::web::run(args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

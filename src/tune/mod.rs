@@ -60,7 +60,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
     let variant: Variant = args
         .variant
         .parse()
-        .map_err(|()| anyhow::anyhow!("no variant {:?}", args.variant))?;
+        .map_err(|()| anyhow::anyhow!("unknown variant `{}`", args.variant))?;
     let rules = variant.rules();
     let phases: Vec<Phase> = if args.phases.is_empty() {
         Phase::ALL.to_vec()

@@ -78,7 +78,11 @@ pub fn verify_layer(
             |(moves, pending, seen), _, other, own| {
                 let idx = s.sub.index(own, other);
                 *seen += 1;
-                let stored = wdl(get(bytes, s.first + idx));
+                // Read once the successors are found (a slot of this
+                // layer somewhere else each time: the walk goes by the
+                // other side's set).
+                let stored = s.first + idx;
+                prefetch(&bytes[(stored / 4) as usize]);
                 let sym = 1 + (idx % 15) as usize;
                 let (o, p) = (symmetry::apply(sym, own), symmetry::apply(sym, other));
                 let problem = if s.sub.index(o, p) != idx {
@@ -89,7 +93,7 @@ pub fn verify_layer(
                 } else {
                     match layer.position(&game, own, other) {
                         None => Some("the rules core refuses the position".into()),
-                        Some(pos) => ctx.check(&pos, stored, moves, pending),
+                        Some(pos) => ctx.check(&pos, (bytes, stored), moves, pending),
                     }
                 };
                 if let Some(p) = problem {
@@ -178,55 +182,60 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// Checks one position's stored value; the problem, if any. The
-    /// successors' slots are found first and their bytes asked for
-    /// (prefetched) before any is read, so that the reads overlap.
+    /// Checks one position's value, stored at `slot` of `bytes`; the
+    /// problem, if any. Each successor's slot is asked for (prefetched)
+    /// as it is found and read a few successors later, so that the reads
+    /// overlap; the first successor that gives a win decides (nothing can
+    /// give more), and the rest are not made.
     fn check(
         &self,
         pos: &Position,
-        stored: Wdl,
+        (bytes, slot): (&[u8], u64),
         moves: &mut MoveList,
-        pending: &mut Vec<Pending<'a>>,
+        pending: &mut Vec<(&'a [u8], u64)>,
     ) -> Option<String> {
+        /// How many successors' reads are in flight.
+        const LAG: usize = 4;
         pos.legal_moves(self.game, moves);
         let us = pos.side_to_move();
         pending.clear();
+        let mut read = 0;
+        let mut best = Wdl::Loss;
         for &m in moves.iter() {
             let child = pos.play_unchecked(self.game, m);
-            let p = match child.outcome(self.game) {
-                Some(Outcome::Win { winner, .. }) if winner == us => Pending::Known(Wdl::Win),
-                Some(Outcome::Win { .. }) => Pending::Known(Wdl::Loss),
-                Some(_) => Pending::Known(Wdl::Draw),
+            let v = match child.outcome(self.game) {
+                Some(Outcome::Win { winner, .. }) if winner == us => Wdl::Win,
+                Some(Outcome::Win { .. }) => Wdl::Loss,
+                Some(_) => Wdl::Draw,
                 None => match self.slot(&child) {
-                    Ok(Some((bytes, slot))) => {
-                        prefetch(&bytes[(slot / 4) as usize]);
-                        Pending::Slot(bytes, slot)
+                    Ok(Some((next, at))) => {
+                        prefetch(&next[(at / 4) as usize]);
+                        pending.push((next, at));
+                        if pending.len() - read <= LAG {
+                            continue;
+                        }
+                        let (next, at) = pending[read];
+                        read += 1;
+                        wdl(get(next, at)).flip()
                     }
                     Ok(None) => match self.moving_value(&child) {
-                        Ok(v) => Pending::Known(v.flip()),
+                        Ok(v) => v.flip(),
                         Err(e) => return Some(e),
                     },
                     Err(e) => return Some(e),
                 },
             };
-            pending.push(p);
-        }
-        let mut best = Wdl::Loss;
-        for p in pending.iter() {
-            let v = match *p {
-                Pending::Known(v) => v,
-                Pending::Slot(bytes, slot) => wdl(get(bytes, slot)).flip(),
-            };
             best = best.max(v);
+            if best == Wdl::Win {
+                break;
+            }
         }
+        if best != Wdl::Win {
+            for &(next, at) in &pending[read..] {
+                best = best.max(wdl(get(next, at)).flip());
+            }
+        }
+        let stored = wdl(get(bytes, slot));
         (best != stored).then(|| format!("stored {stored:?}, successors give {best:?}"))
     }
-}
-
-/// A successor's value for the side that moves into it, or where to
-/// read it (a layer's bytes and the slot).
-#[derive(Clone, Copy)]
-enum Pending<'a> {
-    Known(Wdl),
-    Slot(&'a [u8], u64),
 }

@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 
 use common::{Engine, bestmove_of};
 use mulino::core::{Move, MoveList, Outcome, Position, Rules};
+use mulino::matches::adjudicate::{TbAdjudication, TbMode};
 use mulino::tb::build::{self, Options};
 use mulino::tb::format::Kind;
 use mulino::tb::placing::build::{PlacingOptions, build_layer};
@@ -135,16 +136,9 @@ fn layers_agree_with_a_minimax_to_the_moving_phase() {
     assert!(checked.iter().all(|&n| n > 0), "{checked:?}");
 }
 
-/// From a placing position the databases call won, the engine plays both
-/// sides: each move keeps the value (the winner's a win, the loser's a
-/// loss) through the placing phase and after it, and the winner wins.
-#[test]
-fn the_engine_keeps_the_value_through_the_placing_phase() {
-    let dir = built();
-    let game = Rules::default();
-    let tables = Tablebases::new(dir, rules());
-    // The first win of the earliest layer that has one (as many
-    // placements to go as the set allows).
+/// The first win of the earliest layer that has one (as many placements
+/// to go as the set allows).
+fn first_placing_win(dir: &Path, game: &Rules) -> Position {
     let first_win = |k: u8| {
         let layer = Layer { k, max: MAX };
         let t = PlacingLoaded::open(dir, rules(), k).unwrap();
@@ -153,11 +147,22 @@ fn the_engine_keeps_the_value_through_the_placing_phase() {
                 let (own, opp) = s.sub.position(idx);
                 let canonical = s.sub.index(own, opp) == idx;
                 (canonical && wdl(get(t.table.slots(), s.first + idx)) == Wdl::Win)
-                    .then(|| layer.position(&game, own, opp).unwrap())
+                    .then(|| layer.position(game, own, opp).unwrap())
             })
         })
     };
-    let start = (0..LAYERS).find_map(first_win).unwrap();
+    (0..LAYERS).find_map(first_win).unwrap()
+}
+
+/// From a placing position the databases call won, the engine plays both
+/// sides: each move keeps the value (the winner's a win, the loser's a
+/// loss) through the placing phase and after it, and the winner wins.
+#[test]
+fn the_engine_keeps_the_value_through_the_placing_phase() {
+    let dir = built();
+    let game = Rules::default();
+    let tables = Tablebases::new(dir, rules());
+    let start = first_placing_win(dir, &game);
     assert!(Layer::of(&start).unwrap().k <= 13, "{}", start.fen(&game));
     let fen = start.fen(&game);
     let mut e = Engine::spawn();
@@ -294,4 +299,40 @@ fn verify_checks_the_layers_asked_for_and_nothing_else() {
         String::from_utf8_lossy(&out.stderr).contains("placing layers are 0 to 17"),
         "{out:?}"
     );
+}
+
+/// `mulino match --tb` ends a game at the first moving-phase position the
+/// databases hold (match.md); placing layers in the directory do not end
+/// it earlier.
+#[test]
+fn match_adjudication_waits_for_the_moving_phase() {
+    let dir = built();
+    let game = Rules::default();
+    let adjudication = TbAdjudication::open(dir, TbMode::Both, &game).unwrap();
+    let tables = Tablebases::under(dir, rules(), NMoveLimits::of(&game));
+    let mut pos = first_placing_win(dir, &game);
+    let winner = pos.side_to_move();
+    let mut moves = MoveList::new();
+    while pos.is_placing() {
+        assert!(tables.value(&pos).is_some(), "{}", pos.fen(&game));
+        assert!(
+            adjudication.verdict(&game, &pos).is_none(),
+            "{}",
+            pos.fen(&game)
+        );
+        // On by a move that keeps the value.
+        let want = tables.value(&pos).and_then(|v| v.rule).unwrap().flip();
+        pos.legal_moves(&game, &mut moves);
+        pos = moves
+            .iter()
+            .map(|&m| pos.play_unchecked(&game, m))
+            .find(|c| {
+                c.outcome(&game).is_none() && tables.value(c).and_then(|v| v.rule) == Some(want)
+            })
+            .unwrap();
+    }
+    let verdict = adjudication
+        .verdict(&game, &pos)
+        .expect("a moving-phase verdict");
+    assert_eq!(verdict.winner, Some(winner), "{}", verdict.detail);
 }

@@ -106,10 +106,16 @@ impl TbAdjudication {
         })
     }
 
-    /// The verdict on `pos`, if the databases hold it and the mode and
-    /// the N-move rules let its value end the game. (`_rules` are the
-    /// match's, which the tables were opened for.)
+    /// The verdict on `pos`, if it is a moving-phase position the
+    /// databases hold and the mode and the N-move rules let its value end
+    /// the game. Placing positions are played on even where the
+    /// directory's placing layers hold them: the match measures the play
+    /// up to the moving phase. (`_rules` are the match's, which the
+    /// tables were opened for.)
     pub fn verdict(&self, _rules: &Rules, pos: &Position) -> Option<Verdict> {
+        if pos.is_placing() {
+            return None;
+        }
         let value = self.tables.value(pos)?;
         let mover = pos.side_to_move();
         let decisive = |winner: Color| {

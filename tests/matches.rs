@@ -367,7 +367,7 @@ fn the_databases_adjudicate_games() {
     let (book, json) = (dir.path("book.txt"), dir.path("m.json"));
     let run = |openings: &str, mode: &str| {
         std::fs::write(&book, openings).expect("openings file");
-        run_match(&argv(
+        let output = run_match(&argv(
             "--engine cmd={mulino} name=one --engine cmd={mulino} name=two --depth 1 --games 4 \
              --openings {book} --tb {tb} --tb-adjudicate {mode} --max-moves 30 \
              --concurrency 2 --json {json}",
@@ -382,24 +382,37 @@ fn the_databases_adjudicate_games() {
         let doc = read_json(&json);
         check_totals(&doc);
         assert_eq!(doc["tb"]["adjudicate"], mode);
-        doc["games"].as_array().expect("games").clone()
+        let report = String::from_utf8_lossy(&output.stdout).into_owned();
+        (doc["games"].as_array().expect("games").clone(), report)
     };
     // Both at once, with no move played.
-    for g in run(&format!("fen {win}\nfen {draw}\n"), "both") {
-        assert_eq!(g["termination"], "adjudication", "{g}");
-        assert_eq!(int(&g["plies"]), 0, "{g}");
+    let (games, report) = run(&format!("fen {win}\nfen {draw}\n"), "both");
+    // Each game's opening valued by the databases, and the first
+    // engine's results set apart by it (it has White in one game of each
+    // pair: the won opening is a win for it once and a loss once).
+    assert!(
+        report.contains(
+            "by the databases' value of the opening for one: a win 1 (W-D-L 1-0-0), \
+             a draw 2 (W-D-L 0-2-0), a loss 1 (W-D-L 0-0-1)"
+        ),
+        "{report}"
+    );
+    for g in games {
         let opening = g["opening"].as_str().expect("opening");
-        let expected = if opening.contains(&win) {
+        let value = if opening.contains(&win) {
             "1-0"
         } else {
             "1/2-1/2"
         };
-        assert_eq!(g["result"], expected, "{g}");
+        assert_eq!(g["opening_value"], value, "{g}");
+        assert_eq!(g["termination"], "adjudication", "{g}");
+        assert_eq!(int(&g["plies"]), 0, "{g}");
+        assert_eq!(g["result"], value, "{g}");
     }
     // Neither: the draw is played on, and so is the win the counter may
     // yet spoil. Games may still end by adjudication later, but only as
     // wins, once a mistake shortens the way to the end.
-    for g in run(&format!("fen {late_win}\nfen {draw}\n"), "win-loss") {
+    for g in run(&format!("fen {late_win}\nfen {draw}\n"), "win-loss").0 {
         assert!(int(&g["plies"]) > 0, "played on: {g}");
         if g["termination"] == "adjudication" {
             assert_ne!(g["result"], "1/2-1/2", "{g}");

@@ -106,6 +106,22 @@ impl TbAdjudication {
         })
     }
 
+    /// What perfect play gives `pos` (any phase, the placing layers'
+    /// included) under the N-move rules, as a result: `1-0`, `0-1` or
+    /// `1/2-1/2`; `None` where the databases do not hold it. The match
+    /// reports each game's opening so, to set apart the games whose
+    /// opening was already lost.
+    pub fn value_as_result(&self, pos: &Position) -> Option<&'static str> {
+        let value = self.tables.value(pos)?.rule?;
+        let white_to_move = pos.side_to_move() == Color::White;
+        Some(match value {
+            Wdl::Draw => "1/2-1/2",
+            Wdl::Win if white_to_move => "1-0",
+            Wdl::Loss if !white_to_move => "1-0",
+            _ => "0-1",
+        })
+    }
+
     /// The verdict on `pos`, if it is a moving-phase position the
     /// databases hold and the mode and the N-move rules let its value end
     /// the game. Placing positions are played on even where the

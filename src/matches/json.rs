@@ -360,6 +360,10 @@ fn game(names: &[String], g: &GameSummary) -> Json {
         ),
         ("plies", g.plies.into()),
         ("opening", g.opening.as_str().into()),
+        (
+            "opening_value",
+            g.opening_value.map_or(Json::Null, Json::from),
+        ),
         ("seconds", g.duration.as_secs_f64().into()),
     ])
 }

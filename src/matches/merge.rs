@@ -426,6 +426,9 @@ fn read_game(r: &Report, engines: &[EngineInfo], g: &Value) -> Result<GameSummar
         overruns,
         plies: g["plies"].as_u64().unwrap_or(0) as usize,
         opening: text(&g["opening"]),
+        opening_value: ["1-0", "0-1", "1/2-1/2"]
+            .into_iter()
+            .find(|r| g["opening_value"] == *r),
         duration: Duration::try_from_secs_f64(g["seconds"].as_f64().unwrap_or(0.0))
             .unwrap_or_default(),
     })

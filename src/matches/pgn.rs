@@ -96,6 +96,9 @@ pub fn format_game(game: &GameRecord, config: &Config, names: &[String]) -> Stri
         tags.push(("BlackTimeControl", black_tc));
     }
     tags.push(("Termination", game.termination.keyword().into()));
+    if let Some(value) = game.opening_value {
+        tags.push(("OpeningValue", value.into()));
+    }
     tags.push(("PlyCount", game.moves.len().to_string()));
 
     let mut out = String::new();

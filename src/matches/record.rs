@@ -196,6 +196,9 @@ pub struct GameRecord {
     pub termination: Termination,
     /// A sentence: the rules' verdict or what the engine did wrong.
     pub detail: String,
+    /// What the databases (`--tb`) give the game's first position after
+    /// its opening: `1-0`, `0-1` or `1/2-1/2`.
+    pub opening_value: Option<&'static str>,
     pub started: SystemTime,
     pub duration: Duration,
 }

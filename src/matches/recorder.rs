@@ -33,6 +33,8 @@ pub struct GameRecorder {
     /// atomic moves, or any engine that answers so): the turn so far,
     /// with the time and search data of its parts.
     partial: Option<MoveRecord>,
+    /// What the databases give the position after the opening.
+    opening_value: Option<&'static str>,
 }
 
 impl GameRecorder {
@@ -58,6 +60,7 @@ impl GameRecorder {
             moves,
             complaints: Vec::new(),
             overruns: [Overruns::default(); 2],
+            opening_value: None,
             partial: None,
         }
     }
@@ -119,6 +122,11 @@ impl GameRecorder {
 
     /// The finished game, ended by `termination` for the reason `detail`
     /// (a half-played step is left out).
+    /// Records what the databases give the position after the opening.
+    pub fn set_opening_value(&mut self, value: Option<&'static str>) {
+        self.opening_value = value;
+    }
+
     pub fn finish(self, termination: Termination, detail: String) -> GameRecord {
         GameRecord {
             job: self.job,
@@ -127,6 +135,7 @@ impl GameRecorder {
             overruns: self.overruns,
             termination,
             detail,
+            opening_value: self.opening_value,
             started: self.started,
             duration: self.clock_start.elapsed(),
         }

@@ -149,6 +149,9 @@ impl Referee<'_> {
     pub fn play(&self, job: &GameJob, slot: &mut Slot) -> Option<Played> {
         let mut recorder = GameRecorder::new(job);
         let mut game: Game = job.opening.game(&self.config.rules);
+        if let Some(tb) = &self.config.tb {
+            recorder.set_opening_value(tb.value_as_result(game.position()));
+        }
         let started = self
             .prepare(job, slot, &mut recorder)
             .and_then(|()| self.agree_on_rules(job, slot, &game));

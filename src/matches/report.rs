@@ -285,6 +285,15 @@ fn pairing(s: &mut String, info: &MatchInfo, names: &[String], p: &PairingTally)
             wdl_short(&p.on_board)
         );
     }
+    if p.by_opening.iter().any(|w| w.games() > 0) {
+        let [win, draw, loss] = p
+            .by_opening
+            .map(|w| format!("{} (W-D-L {})", w.games(), wdl_short(&w)));
+        let _ = write!(
+            s,
+            "\n  by the databases' value of the opening for {first}: a win {win}, a draw {draw}, a loss {loss}"
+        );
+    }
     if let (Some(sprt), Some(t)) = (info.sprt, sprt_text(info.sprt, p)) {
         let _ = write!(
             s,

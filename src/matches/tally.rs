@@ -44,6 +44,9 @@ pub struct PairingTally {
     /// on the clock, not on the board) and in all the others.
     pub on_time: Wdl,
     pub on_board: Wdl,
+    /// The first engine's results by what the databases give it at the
+    /// position after the opening (`--tb`): a win, a draw, a loss.
+    pub by_opening: [Wdl; 3],
     /// Pairs with one game finished: the first engine's half points.
     open_pairs: HashMap<usize, u8>,
     /// The LLR after the latest complete pair, with `--sprt`.
@@ -76,6 +79,9 @@ pub struct GameSummary {
     /// Turns played, book moves included.
     pub plies: usize,
     pub opening: String,
+    /// What the databases give the position after the opening (`1-0`,
+    /// `0-1`, `1/2-1/2`), with `--tb`.
+    pub opening_value: Option<&'static str>,
     pub duration: Duration,
 }
 
@@ -95,6 +101,7 @@ impl GameSummary {
             overruns: game.overruns,
             plies: game.moves.len(),
             opening: game.job.opening.line(),
+            opening_value: game.opening_value,
             duration: game.duration,
         }
     }
@@ -180,6 +187,7 @@ impl Tally {
                     colour_decided: [0; 2],
                     on_time: Wdl::default(),
                     on_board: Wdl::default(),
+                    by_opening: [Wdl::default(); 3],
                     open_pairs: HashMap::new(),
                     llr: None,
                     decision: None,
@@ -225,6 +233,21 @@ impl Tally {
             p.first_black.add(black_half);
             black_half
         };
+        if let Some(value) = game.opening_value {
+            // The opening's value for White as half points, then for the
+            // first engine: a win (0), a draw (1), a loss (2).
+            let white = match value {
+                "1-0" => 2u8,
+                "0-1" => 0,
+                _ => 1,
+            };
+            let first = if game.white == p.first {
+                white
+            } else {
+                2 - white
+            };
+            p.by_opening[usize::from(2 - first)].add(first_half);
+        }
         if forfeit.is_some() {
             p.on_time.add(first_half);
         } else {

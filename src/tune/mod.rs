@@ -47,6 +47,11 @@ pub struct TuneArgs {
     /// The phases to fit (placing, moving, flying); default all three.
     #[arg(long, value_delimiter = ',')]
     pub phases: Vec<String>,
+    /// Weights to leave as they are (names as printed, comma-separated):
+    /// `in_hand` while placing, for example, which only tells who moves
+    /// (both hands empty at the same pace).
+    #[arg(long, value_delimiter = ',')]
+    pub freeze: Vec<String>,
 }
 
 /// The labelled positions of one phase, for fitting and held out.
@@ -75,6 +80,14 @@ pub fn run(args: TuneArgs) -> Result<()> {
             })
             .collect::<Result<_>>()?
     };
+    let mut frozen = [false; EvalWeights::COUNT];
+    for name in &args.freeze {
+        let i = EvalWeights::NAMES
+            .iter()
+            .position(|n| n == name)
+            .with_context(|| format!("no weight {name:?} ({})", EvalWeights::NAMES.join(", ")))?;
+        frozen[i] = true;
+    }
     let tb_rules = TbRules::from_rules(&rules)?;
     let tables = Tablebases::under(&args.tb, tb_rules, NMoveLimits::of(&rules));
     let mut sets: Vec<Set> = Phase::ALL.iter().map(|_| Set::default()).collect();
@@ -167,7 +180,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
     let (mut k, mut new) = (k_old, old.clone());
     for _ in 0..args.rounds {
         for (w, &p) in new.iter_mut().zip(&fitting) {
-            *w = texel::fit_weights(&sets[p as usize].train, k, *w, args.iterations, 1.0);
+            *w = texel::fit_weights(&sets[p as usize].train, k, *w, frozen, args.iterations, 1.0);
         }
         k = texel::fit_k(&groups(&new));
     }

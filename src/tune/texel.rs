@@ -71,11 +71,13 @@ pub fn fit_k(groups: &[(&[Sample], [f64; N])]) -> f64 {
 }
 
 /// The weights that minimise the error from `start`, `k` fixed, after
-/// `iterations` full passes; `rate` is the step in centipieces.
+/// `iterations` full passes; `rate` is the step in centipieces. The
+/// weights marked in `frozen` keep their start.
 pub fn fit_weights(
     samples: &[Sample],
     k: f64,
     start: [f64; N],
+    frozen: [bool; N],
     iterations: usize,
     rate: f64,
 ) -> [f64; N] {
@@ -95,7 +97,7 @@ pub fn fit_weights(
                 *gi += g * f;
             }
         }
-        for i in 0..N {
+        for i in (0..N).filter(|&i| !frozen[i]) {
             let g = grad[i] / samples.len() as f64;
             m[i] = b1 * m[i] + (1.0 - b1) * g;
             v[i] = b2 * v[i] + (1.0 - b2) * g * g;
@@ -147,10 +149,32 @@ mod tests {
         let k = fit_k(&[(&samples, truth)]);
         assert!((k - 1.5).abs() < 1e-3, "{k}");
         // From zero weights, at the true scale.
-        let w = fit_weights(&samples, 1.5, [0.0; N], 3000, 1.0);
+        let w = fit_weights(&samples, 1.5, [0.0; N], [false; N], 3000, 1.0);
         for (got, want) in w.iter().zip(&truth) {
             assert!((got - want).abs() < 0.5, "{w:?}");
         }
         assert!(error(&samples, 1.5, &w) < error(&samples, 1.5, &[0.0; N]) / 100.0);
+    }
+
+    #[test]
+    fn frozen_weights_keep_their_start() {
+        let mut truth = [0.0; N];
+        truth[..5].copy_from_slice(&[30.0, -20.0, 50.0, 10.0, 0.0]);
+        let samples = synthetic(&truth, 1.5, 4000);
+        // The first weight held at its true value, the third at a wrong
+        // one: the others still move, the frozen ones do not.
+        let mut start = [0.0; N];
+        start[0] = 30.0;
+        start[2] = 20.0;
+        let mut frozen = [false; N];
+        frozen[0] = true;
+        frozen[2] = true;
+        let w = fit_weights(&samples, 1.5, start, frozen, 3000, 1.0);
+        assert_eq!((w[0], w[2]), (30.0, 20.0), "{w:?}");
+        assert!(
+            (w[1] - truth[1]).abs() < 5.0 && (w[3] - truth[3]).abs() < 5.0,
+            "{w:?}"
+        );
+        assert!(error(&samples, 1.5, &w) < error(&samples, 1.5, &start));
     }
 }

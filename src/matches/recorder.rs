@@ -120,13 +120,13 @@ impl GameRecorder {
         }
     }
 
-    /// The finished game, ended by `termination` for the reason `detail`
-    /// (a half-played step is left out).
     /// Records what the databases give the position after the opening.
     pub fn set_opening_value(&mut self, value: Option<&'static str>) {
         self.opening_value = value;
     }
 
+    /// The finished game, ended by `termination` for the reason `detail`
+    /// (a half-played step is left out).
     pub fn finish(self, termination: Termination, detail: String) -> GameRecord {
         GameRecord {
             job: self.job,

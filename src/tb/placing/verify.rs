@@ -81,8 +81,8 @@ pub fn verify_layer(
                 // Read once the successors are found (a slot of this
                 // layer somewhere else each time: the walk goes by the
                 // other side's set).
-                let stored = s.first + idx;
-                prefetch(&bytes[(stored / 4) as usize]);
+                let slot = s.first + idx;
+                prefetch(&bytes[(slot / 4) as usize]);
                 let sym = 1 + (idx % 15) as usize;
                 let (o, p) = (symmetry::apply(sym, own), symmetry::apply(sym, other));
                 let problem = if s.sub.index(o, p) != idx {
@@ -93,7 +93,7 @@ pub fn verify_layer(
                 } else {
                     match layer.position(&game, own, other) {
                         None => Some("the rules core refuses the position".into()),
-                        Some(pos) => ctx.check(&pos, (bytes, stored), moves, pending),
+                        Some(pos) => ctx.check(&pos, (bytes, slot), moves, pending),
                     }
                 };
                 if let Some(p) = problem {

@@ -314,14 +314,15 @@ fn match_adjudication_waits_for_the_moving_phase() {
     let winner = pos.side_to_move();
     let mut moves = MoveList::new();
     while pos.is_placing() {
-        assert!(tables.value(&pos).is_some(), "{}", pos.fen(&game));
+        let value = tables.value(&pos).and_then(|v| v.rule);
+        let value = value.unwrap_or_else(|| panic!("no value: {}", pos.fen(&game)));
         assert!(
             adjudication.verdict(&game, &pos).is_none(),
             "{}",
             pos.fen(&game)
         );
         // On by a move that keeps the value.
-        let want = tables.value(&pos).and_then(|v| v.rule).unwrap().flip();
+        let want = value.flip();
         pos.legal_moves(&game, &mut moves);
         pos = moves
             .iter()

@@ -16,6 +16,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::record::Termination;
 use crate::core::{Color, Position, Rules};
 use crate::tb::Wdl;
 use crate::tb::probe::Tablebases;
@@ -112,14 +113,13 @@ impl TbAdjudication {
     /// reports each game's opening so, to set apart the games whose
     /// opening was already lost.
     pub fn value_as_result(&self, pos: &Position) -> Option<&'static str> {
-        let value = self.tables.value(pos)?.rule?;
-        let white_to_move = pos.side_to_move() == Color::White;
-        Some(match value {
-            Wdl::Draw => "1/2-1/2",
-            Wdl::Win if white_to_move => "1-0",
-            Wdl::Loss if !white_to_move => "1-0",
-            _ => "0-1",
-        })
+        let mover = pos.side_to_move();
+        let winner = match self.tables.value(pos)?.rule? {
+            Wdl::Win => Some(mover),
+            Wdl::Loss => Some(mover.opponent()),
+            Wdl::Draw => None,
+        };
+        Some(Termination::Adjudicated { winner }.result_text())
     }
 
     /// The verdict on `pos`, if it is a moving-phase position the

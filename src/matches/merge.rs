@@ -398,9 +398,8 @@ fn read_game(r: &Report, engines: &[EngineInfo], g: &Value) -> Result<GameSummar
     // The opponent of the first engine.
     let pairing = white.max(black) - 1;
     let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
-    let result = ["1-0", "0-1", "1/2-1/2"]
-        .into_iter()
-        .find(|r| g["result"] == *r)
+    let result_of = |v: &Value| ["1-0", "0-1", "1/2-1/2"].into_iter().find(|r| v == *r);
+    let result = result_of(&g["result"])
         .ok_or_else(|| bad(format!("result {} is not 1-0, 0-1 or 1/2-1/2", g["result"])))?;
     let termination = Termination::keyword_named(g["termination"].as_str().unwrap_or_default())
         .ok_or_else(|| bad(format!("unknown termination {}", g["termination"])))?;
@@ -426,9 +425,7 @@ fn read_game(r: &Report, engines: &[EngineInfo], g: &Value) -> Result<GameSummar
         overruns,
         plies: g["plies"].as_u64().unwrap_or(0) as usize,
         opening: text(&g["opening"]),
-        opening_value: ["1-0", "0-1", "1/2-1/2"]
-            .into_iter()
-            .find(|r| g["opening_value"] == *r),
+        opening_value: result_of(&g["opening_value"]),
         duration: Duration::try_from_secs_f64(g["seconds"].as_f64().unwrap_or(0.0))
             .unwrap_or_default(),
     })

@@ -108,11 +108,7 @@ impl GameSummary {
 
     /// White's half points: 2 for a win, 1 for a draw, 0 for a loss.
     pub fn white_half_points(&self) -> u8 {
-        match self.result {
-            "1-0" => 2,
-            "0-1" => 0,
-            _ => 1,
-        }
+        white_half_points(self.result)
     }
 
     /// The engine index playing `side`.
@@ -133,6 +129,15 @@ impl GameSummary {
         } else {
             Color::Black
         })
+    }
+}
+
+/// White's half points in a result (`1-0`, `0-1`, `1/2-1/2`): 2, 0, 1.
+fn white_half_points(result: &str) -> u8 {
+    match result {
+        "1-0" => 2,
+        "0-1" => 0,
+        _ => 1,
     }
 }
 
@@ -234,13 +239,9 @@ impl Tally {
             black_half
         };
         if let Some(value) = game.opening_value {
-            // The opening's value for White as half points, then for the
-            // first engine: a win (0), a draw (1), a loss (2).
-            let white = match value {
-                "1-0" => 2u8,
-                "0-1" => 0,
-                _ => 1,
-            };
+            // The opening's value as White's half points, then as the
+            // first engine's; its place: a win (0), a draw (1), a loss (2).
+            let white = white_half_points(value);
             let first = if game.white == p.first {
                 white
             } else {

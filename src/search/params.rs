@@ -144,6 +144,14 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 /// evaluation this far (per ply of depth) above beta cuts off.
 pub const RFP_MAX_DEPTH: i32 = 3;
 pub const RFP_MARGIN: i32 = 90;
+/// Singular extension: at a node at least this deep whose table move
+/// has a lower bound from at most `SE_DEPTH_SLACK` plies shallower, the
+/// other moves are searched to half the depth against the stored score
+/// less `SE_MARGIN` per ply; if none reaches it, the table move is
+/// searched a ply deeper.
+pub const SE_MIN_DEPTH: i32 = 6;
+pub const SE_DEPTH_SLACK: i32 = 3;
+pub const SE_MARGIN: i32 = 4;
 /// Late move pruning: at non-PV nodes up to this depth, quiet moves
 /// after the first few are skipped unless they make a threat.
 pub const LMP_MAX_DEPTH: i32 = 3;

@@ -47,6 +47,11 @@ pub(super) struct Worker<'a> {
     ordering: OrderingTables,
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
+    /// The depth of the root's current iteration.
+    root_depth: i32,
+    /// The move each ply's node leaves out while the singular extension
+    /// (`node`) tests whether its table move is the only good one.
+    excluded: [Option<Move>; MAX_PLY + 1],
     stopped: bool,
     /// Whether the node being searched lies below a database draw whose
     /// score is scaled (`negamax`).
@@ -78,6 +83,8 @@ impl<'a> Worker<'a> {
             ordering: OrderingTables::new(MAX_PLY),
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
+            root_depth: 0,
+            excluded: [None; MAX_PLY + 1],
             stopped: false,
             under_draw: false,
             pool,

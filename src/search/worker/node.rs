@@ -9,7 +9,7 @@ use crate::search::eval::{evaluate, threats_through};
 use crate::search::ordering::QuietsTried;
 use crate::search::params::{
     BLOCK_EXTENSION, LMP_MAX_DEPTH, LMR_MIN_DEPTH, LMR_MIN_MOVES, RFP_MARGIN, RFP_MAX_DEPTH,
-    TB_PLACING_HORIZON,
+    SE_DEPTH_SLACK, SE_MARGIN, SE_MIN_DEPTH, TB_PLACING_HORIZON,
 };
 use crate::search::picker::{MovePicker, Picked};
 use crate::search::tablebase::is_draw;
@@ -222,10 +222,11 @@ impl Worker<'_> {
         let hit = self.shared.tt.probe(key);
         // A stored move is only a hint (another thread or another position
         // may have written it): it is checked before it is played.
+        let excluded = self.excluded[ply];
         let tt_move = hit
             .and_then(|h| h.mv)
             .filter(|&m| pos.is_legal(&self.rules, m));
-        if !pv_node {
+        if !pv_node && excluded.is_none() {
             if let Some(s) = hit.and_then(|h| tt_cutoff(&h, depth, alpha, beta, ply)) {
                 return s;
             }
@@ -237,11 +238,31 @@ impl Worker<'_> {
         if picker.has_no_moves() {
             return no_move_score(&self.rules, pos, ply);
         }
-        let Some((best, best_move)) =
-            self.search_moves(pos, &mut picker, depth, alpha, beta, ply, pv_node)
-        else {
+        let singular = match (hit, tt_move) {
+            (Some(h), Some(m)) if excluded.is_none() => {
+                self.is_singular(pos, &picker, &h, m, depth, ply)
+            }
+            _ => false,
+        };
+        if self.stopped {
+            return 0;
+        }
+        let Some((best, best_move)) = self.search_moves(
+            pos,
+            &mut picker,
+            depth,
+            alpha,
+            beta,
+            ply,
+            pv_node,
+            singular.then_some(tt_move).flatten(),
+        ) else {
             return 0; // stopped
         };
+        if excluded.is_some() {
+            // A search without one of the moves proves nothing of the node.
+            return best;
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha {
@@ -269,8 +290,10 @@ impl Worker<'_> {
         beta: i32,
         ply: usize,
         pv_node: bool,
+        extended: Option<Move>,
     ) -> Option<(i32, Option<Move>)> {
         let us = pos.side_to_move();
+        let excluded = self.excluded[ply];
         // A single legal move is searched at full depth (it is forced).
         let new_depth = if picker.is_forced(&self.rules) {
             depth
@@ -295,6 +318,10 @@ impl Worker<'_> {
         let mut ahead: Option<Position> = None;
         let mut i = 0;
         while let Some(Picked { mv: m, quiet }) = picker.next(&self.rules, &self.ordering) {
+            if Some(m) == excluded {
+                ahead = None;
+                continue;
+            }
             if quiet
                 && best > -MATE_BOUND
                 && lmp_count.is_some_and(|n| quiets_tried.len() >= n)
@@ -312,6 +339,7 @@ impl Worker<'_> {
             self.repetitions.push(child.key());
             let new_depth = match m.to() {
                 Some(p) if forced_block.contains(p) && new_depth < depth => depth,
+                _ if Some(m) == extended && new_depth < depth => depth,
                 _ => new_depth,
             };
             let score = if i == 0 {
@@ -382,6 +410,36 @@ impl Worker<'_> {
         }
         let stand = evaluate(pos, &self.rules);
         (stand - RFP_MARGIN * depth >= beta && pos.has_legal_move(&self.rules)).then_some(stand)
+    }
+
+    /// Singular extension (`params::SE_MIN_DEPTH`): whether the table
+    /// move `m`, stored as a lower bound from nearly this depth, is the
+    /// only move that keeps the node's score: searched without it, at
+    /// half the depth, no other move reaches that score less a margin.
+    fn is_singular(
+        &mut self,
+        pos: &Position,
+        picker: &MovePicker<'_>,
+        hit: &TtHit,
+        m: Move,
+        depth: i32,
+        ply: usize,
+    ) -> bool {
+        let stored = score_from_tt(hit.score, ply);
+        if depth < SE_MIN_DEPTH
+            || hit.depth < depth - SE_DEPTH_SLACK
+            || hit.bound == Bound::Upper
+            || stored.abs() >= MATE_BOUND
+            || ply as i32 >= 2 * self.root_depth
+            || picker.is_forced(&self.rules)
+        {
+            return false;
+        }
+        let singular_beta = stored - SE_MARGIN * depth;
+        self.excluded[ply] = Some(m);
+        let score = self.search_node(pos, depth / 2, singular_beta - 1, singular_beta, ply, false);
+        self.excluded[ply] = None;
+        score < singular_beta
     }
 
     /// A move after the first: a null-window search, `reduction` plies
@@ -480,6 +538,48 @@ mod tests {
         let (pos, rules) = placed(&["d7", "d3", "a1"]);
         assert!(makes_threat(&rules, &pos, place("e3")));
         assert!(!makes_threat(&rules, &pos, place("g7")));
+    }
+
+    /// Runs `f` with a worker of one thread over a fresh table.
+    fn with_worker<R>(rules: Rules, f: impl FnOnce(&mut Worker) -> R) -> R {
+        use crate::search::picker::BufferPool;
+        use crate::search::{Limits, SearchShared, Tt};
+        let shared = SearchShared::new(Tt::new(1).expect("a 1 MB table"));
+        let limits = Limits {
+            threads: 1,
+            skill: 20,
+            multipv: 1,
+            ..Limits::default()
+        };
+        let pool = BufferPool::default();
+        let started = std::time::Instant::now();
+        let mut worker = Worker::new(0, rules, &shared, &limits, &[], started, &pool);
+        f(&mut worker)
+    }
+
+    #[test]
+    fn only_a_move_that_nothing_else_matches_is_singular() {
+        // Black must block white's a7-d7 at g7 (anything else loses a
+        // piece); from the empty board every placement has symmetric
+        // twins of the same value.
+        let cases: [(&[&str], bool); 2] = [(&["d7", "d3", "a7"], true), (&[], false)];
+        for (placements, singular) in cases {
+            let (pos, rules) = placed(placements);
+            with_worker(rules, |w| {
+                let depth = 8;
+                w.root_depth = depth;
+                w.negamax(&pos, depth, -INFINITY, INFINITY, 1, true);
+                let hit = w.shared.tt.probe(pos.key()).expect("the node's entry");
+                let m = hit.mv.expect("its best move");
+                if singular {
+                    assert_eq!(m.to().map(|p| p.to_string()), Some("g7".into()));
+                }
+                let pool = w.pool;
+                let picker = MovePicker::new(pool, &pos, &rules, 1, Some(m));
+                let found = w.is_singular(&pos, &picker, &hit, m, depth, 1);
+                assert_eq!(found, singular, "after {placements:?}, {m}");
+            });
+        }
     }
 
     #[test]

@@ -38,6 +38,7 @@ impl Worker<'_> {
         // Helpers start at staggered depths so the threads spread out.
         let first_depth = 1 + (self.id % 2) as i32;
         for depth in first_depth..=max_depth {
+            self.root_depth = depth;
             let mut lines: Vec<(Move, i32, Vec<Move>)> = Vec::with_capacity(multipv);
             for pv_index in 0..multipv {
                 let excluded: Vec<Move> = lines.iter().map(|l| l.0).collect();

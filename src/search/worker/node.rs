@@ -220,9 +220,10 @@ impl Worker<'_> {
         };
         let key = pos.key();
         let hit = self.shared.tt.probe(key);
+        // The move a singular-extension test leaves out, if any.
+        let excluded = self.excluded[ply];
         // A stored move is only a hint (another thread or another position
         // may have written it): it is checked before it is played.
-        let excluded = self.excluded[ply];
         let tt_move = hit
             .and_then(|h| h.mv)
             .filter(|&m| pos.is_legal(&self.rules, m));

@@ -239,25 +239,21 @@ impl Worker<'_> {
         if picker.has_no_moves() {
             return no_move_score(&self.rules, pos, ply);
         }
-        let singular = match (hit, tt_move) {
-            (Some(h), Some(m)) if excluded.is_none() => {
-                self.is_singular(pos, &picker, &h, m, depth, ply)
+        // The table move, if it is singular: searched a ply deeper.
+        let extended = match (hit, tt_move) {
+            (Some(h), Some(m))
+                if excluded.is_none() && self.is_singular(pos, &picker, &h, m, depth, ply) =>
+            {
+                Some(m)
             }
-            _ => false,
+            _ => None,
         };
         if self.stopped {
             return 0;
         }
-        let Some((best, best_move)) = self.search_moves(
-            pos,
-            &mut picker,
-            depth,
-            alpha,
-            beta,
-            ply,
-            pv_node,
-            singular.then_some(tt_move).flatten(),
-        ) else {
+        let Some((best, best_move)) =
+            self.search_moves(pos, &mut picker, depth, alpha, beta, ply, pv_node, extended)
+        else {
             return 0; // stopped
         };
         if excluded.is_some() {
@@ -279,7 +275,8 @@ impl Worker<'_> {
 
     /// The move loop of `search_node`: `pos`'s moves, in the picker's
     /// order, until one fails high; the best score and move, or `None` if
-    /// the search was stopped.
+    /// the search was stopped. `extended` (a singular table move) is
+    /// searched a ply deeper, and the move the ply excludes not at all.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn search_moves(

@@ -75,8 +75,10 @@ impl Phases {
 pub fn budget(clock: &Clock, phases: Phases, overhead_ms: u64) -> Option<Budget> {
     let placements_left = phases.placements_left;
     if let Some(mt) = clock.movetime {
-        // Return a little early so the reply arrives within the movetime.
-        let t = mt.saturating_sub((overhead_ms.min(mt / 4)).saturating_add(2));
+        // Return a little early so the reply arrives within the movetime,
+        // but keep at least 95% of it: the latency allowance is meant for
+        // a clock, and at 100 ms it used to take a quarter of the search.
+        let t = mt.saturating_sub((overhead_ms.min(mt / 20)).saturating_add(2));
         let t = Duration::from_millis(t.max(1));
         // Time left over at a fixed movetime is lost, so a new iteration
         // may start until the end: soft is twice hard, and the search
@@ -133,6 +135,22 @@ mod tests {
         assert!(b.hard >= Duration::from_millis(900));
         // New iterations start until the time is up.
         assert_eq!(b.soft, 2 * b.hard);
+    }
+
+    #[test]
+    fn a_short_movetime_is_not_eaten_by_the_overhead() {
+        for (movetime, hard) in [(100, 93), (50, 46), (1000, 968), (20, 17), (1, 1)] {
+            let b = budget(
+                &Clock {
+                    movetime: Some(movetime),
+                    ..Clock::default()
+                },
+                Phases::MOVING,
+                30,
+            )
+            .unwrap();
+            assert_eq!(b.hard, Duration::from_millis(hard), "movetime {movetime}");
+        }
     }
 
     /// The budgets a side would take, move after move, at sudden death

@@ -120,17 +120,18 @@ pub fn budget(clock: &Clock, phases: Phases, overhead_ms: u64) -> Option<Budget>
 mod tests {
     use super::*;
 
+    /// The budget of `go movetime ms` with the default overhead of 30 ms.
+    fn movetime_budget(ms: u64) -> Budget {
+        let clock = Clock {
+            movetime: Some(ms),
+            ..Clock::default()
+        };
+        budget(&clock, Phases::MOVING, 30).unwrap()
+    }
+
     #[test]
     fn movetime_is_respected() {
-        let b = budget(
-            &Clock {
-                movetime: Some(1000),
-                ..Clock::default()
-            },
-            Phases::MOVING,
-            30,
-        )
-        .unwrap();
+        let b = movetime_budget(1000);
         assert!(b.hard <= Duration::from_millis(1000));
         assert!(b.hard >= Duration::from_millis(900));
         // New iterations start until the time is up.
@@ -140,15 +141,7 @@ mod tests {
     #[test]
     fn a_short_movetime_is_not_eaten_by_the_overhead() {
         for (movetime, hard) in [(100, 93), (50, 46), (1000, 968), (20, 17), (1, 1)] {
-            let b = budget(
-                &Clock {
-                    movetime: Some(movetime),
-                    ..Clock::default()
-                },
-                Phases::MOVING,
-                30,
-            )
-            .unwrap();
+            let b = movetime_budget(movetime);
             assert_eq!(b.hard, Duration::from_millis(hard), "movetime {movetime}");
         }
     }

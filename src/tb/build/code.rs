@@ -17,17 +17,24 @@ pub type Code = u16;
 /// as a draw ([`settle`]).
 pub const NEVER: Code = u16::MAX;
 
+/// A slot the build knows is never lost, not yet found won: in a `.dtz`
+/// build, a win of the pair's own `.tb` table (a limit may make it a
+/// draw, never a loss). The retrograde step counts no successors for it
+/// and any win found replaces it; written as a draw if none is
+/// ([`settle`]).
+pub const NEVER_LOST: Code = u16::MAX - 1;
+
 /// Whether a code is a win or a loss.
 #[inline]
 pub const fn is_decided(c: Code) -> bool {
-    c != 0 && c != NEVER
+    c != 0 && c != NEVER && c != NEVER_LOST
 }
 
-/// Turns the slots known to stay draws into plain draws, once a build
-/// has ended.
+/// Turns the slots known to stay draws, and those never found won, into
+/// plain draws, once a build has ended.
 pub fn settle(values: &mut [Code]) {
     for v in values {
-        if *v == NEVER {
+        if *v == NEVER || *v == NEVER_LOST {
             *v = 0;
         }
     }

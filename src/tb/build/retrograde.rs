@@ -45,6 +45,13 @@ struct AtomicSide<'a> {
     /// One bit a slot decided at a distance still to come, otherwise
     /// than by the level before it.
     later: Vec<AtomicU64>,
+    /// In a `.dtz` build, one bit a slot that may still be lost: undecided
+    /// when the scan ended, and neither a draw nor a win of the pair's
+    /// `.tb` table. Only these can count down, so the won positions'
+    /// predecessors are filtered by this small map before their values
+    /// are read (most of them are wins or draws there). `None`: every
+    /// slot may be lost.
+    may_lose: Option<Vec<u64>>,
 }
 
 fn bitmap(slots: usize) -> Vec<AtomicU64> {
@@ -72,6 +79,7 @@ pub fn retrograde(
 ) -> Result<(), TbError> {
     let mut top = 0;
     let mut later = Vec::new();
+    let mut may_lose = Vec::new();
     for side in sides.iter() {
         // The scan's values wait for their levels: one word at a time.
         let bits: Vec<AtomicU64> = side
@@ -89,15 +97,30 @@ pub fn retrograde(
             })
             .collect();
         later.push(bits);
+        // The scan of a `.dtz` build left undecided only the `.tb`
+        // table's losses (its draws and wins are marked).
+        may_lose.push(side.pure.is_some().then(|| {
+            side.values
+                .chunks(64)
+                .map(|codes| {
+                    codes
+                        .iter()
+                        .enumerate()
+                        .filter(|&(_, &c)| c == 0)
+                        .fold(0u64, |word, (i, _)| word | 1 << i)
+                })
+                .collect()
+        }));
     }
     let first = sides
         .first()
         .map(|s| format!("{}-{}", s.sub.own, s.sub.opp));
     let mut shared: Vec<AtomicSide> = sides
         .iter_mut()
-        .zip(later)
-        .map(|(side, later)| AtomicSide {
+        .zip(later.into_iter().zip(may_lose))
+        .map(|(side, (later, may_lose))| AtomicSide {
             later,
+            may_lose,
             sub: &side.sub,
             now: bitmap(side.values.len()),
             next: bitmap(side.values.len()),
@@ -175,6 +198,11 @@ fn one_level(m: &Mover, from: &AtomicSide, to: &AtomicSide, level: u32, threads:
                         mine += 1;
                         let (own_s, opp_s) = from.sub.position(idx as u64);
                         predecessors(m, to.sub, own_s, opp_s, &mut preds);
+                        if c == won
+                            && let Some(may_lose) = &to.may_lose
+                        {
+                            preds.retain(|&p| may_lose[p as usize / 64] >> (p % 64) & 1 != 0);
+                        }
                         // Ask for every line the updates will touch at
                         // once, so that their misses overlap instead of
                         // coming one after the other.
@@ -198,7 +226,14 @@ fn one_level(m: &Mover, from: &AtomicSide, to: &AtomicSide, level: u32, threads:
                     };
                     // CHUNK is a whole number of words.
                     for word in start / 64..end.div_ceil(64) {
-                        let mut bits = from.now[word].swap(0, Relaxed);
+                        // Only this thread touches this word of `now` in
+                        // this level: a plain load, and a store only where
+                        // bits were set (most words are empty, and a locked
+                        // swap of each cost a tenth of a build).
+                        let mut bits = from.now[word].load(Relaxed);
+                        if bits != 0 {
+                            from.now[word].store(0, Relaxed);
+                        }
                         let waiting = from.later[word].load(Relaxed);
                         if waiting != 0 {
                             // Those whose level has come (or gone: a
@@ -241,13 +276,14 @@ fn win_predecessors(to: &AtomicSide, preds: &[u64], d: u16) {
     let code = code::win(d);
     for &p in preds {
         // A win found by a removal at a longer distance is not yet
-        // propagated and gives way to this one.
+        // propagated and gives way to this one, as does a slot only known
+        // never to be lost.
         let won = to.values[p as usize].fetch_update(Relaxed, Relaxed, |v| {
-            (v == 0 || (code::is_win(v) && v > code)).then_some(code)
+            (v == 0 || v == code::NEVER_LOST || (code::is_win(v) && v > code)).then_some(code)
         });
         if let Ok(before) = won {
             set_bit(&to.next, p as usize);
-            if before != 0 {
+            if code::is_decided(before) {
                 // A removal's win further away, waiting for its level.
                 let p = p as usize;
                 to.later[p / 64].fetch_and(!(1 << (p % 64)), Relaxed);

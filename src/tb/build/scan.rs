@@ -4,7 +4,9 @@
 //! at the longest of them. (Whether each value fits its file is checked
 //! when the file is written.) A `.dtz` build marks the draws of the
 //! pair's `.tb` table as draws for good (`code::NEVER`) and searches only
-//! its wins and losses.
+//! its wins and losses; its wins are marked as never lost
+//! (`code::NEVER_LOST`), so that the retrograde step counts no successors
+//! for them.
 
 use std::sync::Mutex;
 
@@ -56,8 +58,8 @@ pub fn scan(
                                 return;
                             }
                             let slot = &mut slots[(idx - base) as usize];
-                            if pure.is_some_and(|tb| Value::decode(tb[idx as usize]) == Value::Draw)
-                            {
+                            let pure_value = pure.map(|tb| Value::decode(tb[idx as usize]));
+                            if pure_value == Some(Value::Draw) {
                                 *slot = code::NEVER;
                                 return;
                             }
@@ -74,6 +76,7 @@ pub fn scan(
                                     draw: false,
                                     ..
                                 } => code::of_value(Value::Loss(d)),
+                                _ if matches!(pure_value, Some(Value::Win(_))) => code::NEVER_LOST,
                                 _ => return,
                             };
                         });

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+# Reads games with the databases: where each game was decided, and by whom.
+# For every game of the PGN files (as `mulino match --pgn` writes them), the
+# position after each ply is probed (`tbprobe`) and the game is summed up:
+# the value for White after the opening's book plies, and each move that
+# changed the game's value (a win or draw thrown away), with its ply and
+# the engine that played it. Needs the whole game's databases (moving phase
+# and placing layers); a position no file has is `unknown`.
+# Usage: scripts/tbgames.py TBDIR GAMES.pgn... [--bin target/release/mulino]
+#        [--engine NAME]   (the engine whose losses are counted; default mulino)
+import re, subprocess, sys
+
+args = sys.argv[1:]
+BIN, ENGINE = "target/release/mulino", "mulino"
+for flag in ("--bin", "--engine"):
+    if flag in args:
+        i = args.index(flag)
+        val = args[i + 1]
+        del args[i:i + 2]
+        if flag == "--bin":
+            BIN = val
+        else:
+            ENGINE = val
+if len(args) < 2:
+    sys.exit(__doc__ or "usage: tbgames.py TBDIR GAMES.pgn...")
+TBDIR, PGNS = args[0], args[1:]
+
+p = subprocess.Popen([BIN], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+
+
+def send(line):
+    p.stdin.write(line + "\n")
+    p.stdin.flush()
+
+
+def until(pred):
+    out = []
+    while True:
+        line = p.stdout.readline()
+        if not line:
+            sys.exit("the engine stopped")
+        line = line.rstrip("\n")
+        out.append(line)
+        if pred(line):
+            return out
+
+
+send("uci")
+until(lambda l: l == "uciok")
+send(f"setoption name TablebasePath value {TBDIR}")
+send("isready")
+until(lambda l: l == "readyok")
+# The files are trusted only once their checksums have passed.
+until(lambda l: l.startswith("info string TablebasePath:") and "checked" in l)
+
+
+def value(moves):
+    """The value for the side to move after `moves`: 'win', 'draw', 'loss' or 'unknown'."""
+    send("position startpos moves " + " ".join(moves) if moves else "position startpos")
+    send("tbprobe")
+    send("isready")
+    lines = until(lambda l: l == "readyok")
+    for l in lines:
+        if l.startswith("tbprobe value "):
+            return l.split()[2]
+        if "error" in l and ("no databases" in l or "TablebasePath" not in l):
+            sys.exit(l)
+    return "unknown"
+
+
+def games(path):
+    text = open(path).read()
+    for block in re.split(r"\n\n(?=\[Event )", text):
+        tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', block, re.M))
+        body = re.sub(r"^\[.*\]$", "", block, flags=re.M)
+        books = len(re.findall(r"\{book\}", body))
+        body = re.sub(r"\{[^}]*\}", " ", body)
+        moves = [t for t in body.split() if not re.fullmatch(r"\d+\.+|1-0|0-1|1/2-1/2|\*", t)]
+        if tags:
+            yield tags, books, moves
+
+
+FLIP = {"win": "loss", "loss": "win", "draw": "draw", "unknown": "unknown"}
+rank = {"loss": 0, "draw": 1, "win": 2}
+totals = {}
+for path in PGNS:
+    for n, (tags, books, moves) in enumerate(games(path), 1):
+        white, black, result = tags.get("White"), tags.get("Black"), tags.get("Result")
+        vals = [value(moves[:i]) for i in range(len(moves) + 1)]
+        # Values for White.
+        vw = [v if i % 2 == 0 else FLIP[v] for i, v in enumerate(vals)]
+        opening = vw[books]
+        errors = []
+        for i in range(books, len(moves)):
+            a, b = vw[i], vw[i + 1]
+            if a == "unknown" or b == "unknown" or a == b:
+                continue
+            mover = white if i % 2 == 0 else black
+            # A move changes only its own side's value for the worse.
+            errors.append(f"ply {i + 1} {moves[i]} by {mover}: {a} -> {b} for White")
+        me_white = white == ENGINE
+        mine = {"1-0": "win" if me_white else "loss", "0-1": "loss" if me_white else "win"}.get(result, "draw")
+        op_me = opening if me_white else FLIP[opening]
+        key = (op_me, mine)
+        totals[key] = totals.get(key, 0) + 1
+        print(f"{path} game {n}: {white}-{black} {result}, {ENGINE} {'white' if me_white else 'black'}: "
+              f"opening {op_me} for {ENGINE}; {len(errors)} changes", flush=True)
+        for e in errors:
+            print("   " + e, flush=True)
+print(f"\n{ENGINE}'s results by the value of the opening for it:")
+for (op, res), k in sorted(totals.items()):
+    print(f"  opening {op:7} result {res:4}: {k}")
+send("quit")

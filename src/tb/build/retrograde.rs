@@ -81,36 +81,32 @@ pub fn retrograde(
     let mut later = Vec::new();
     let mut may_lose = Vec::new();
     for side in sides.iter() {
-        // The scan's values wait for their levels: one word at a time.
+        // The scan's values wait for their levels: one word at a time. The
+        // scan of a `.dtz` build left undecided only the `.tb` table's
+        // losses (its draws and wins are marked): those may still be lost.
+        let dtz = side.pure.is_some();
+        let mut lose = Vec::new();
         let bits: Vec<AtomicU64> = side
             .values
             .chunks(64)
             .map(|codes| {
-                let mut word = 0u64;
+                let (mut word, mut open) = (0u64, 0u64);
                 for (i, &c) in codes.iter().enumerate() {
                     if code::is_decided(c) {
                         top = top.max(code::distance(c) as u32);
                         word |= 1 << i;
+                    } else if c == 0 {
+                        open |= 1 << i;
                     }
+                }
+                if dtz {
+                    lose.push(open);
                 }
                 AtomicU64::new(word)
             })
             .collect();
         later.push(bits);
-        // The scan of a `.dtz` build left undecided only the `.tb`
-        // table's losses (its draws and wins are marked).
-        may_lose.push(side.pure.is_some().then(|| {
-            side.values
-                .chunks(64)
-                .map(|codes| {
-                    codes
-                        .iter()
-                        .enumerate()
-                        .filter(|&(_, &c)| c == 0)
-                        .fold(0u64, |word, (i, _)| word | 1 << i)
-                })
-                .collect()
-        }));
+        may_lose.push(dtz.then_some(lose));
     }
     let first = sides
         .first()

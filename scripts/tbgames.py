@@ -8,7 +8,9 @@
 # and placing layers); a position no file has is `unknown`.
 # Usage: scripts/tbgames.py TBDIR GAMES.pgn... [--bin target/release/mulino]
 #        [--engine NAME]   (the engine whose losses are counted; default mulino)
-import re, subprocess, sys
+import sys
+
+from millpgn import Engine, games
 
 args = sys.argv[1:]
 BIN, ENGINE = "target/release/mulino", "mulino"
@@ -25,41 +27,16 @@ if len(args) < 2:
     sys.exit(__doc__ or "usage: tbgames.py TBDIR GAMES.pgn...")
 TBDIR, PGNS = args[0], args[1:]
 
-p = subprocess.Popen([BIN], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-
-def send(line):
-    p.stdin.write(line + "\n")
-    p.stdin.flush()
-
-
-def until(pred):
-    out = []
-    while True:
-        line = p.stdout.readline()
-        if not line:
-            sys.exit("the engine stopped")
-        line = line.rstrip("\n")
-        out.append(line)
-        if pred(line):
-            return out
-
-
-send("uci")
-until(lambda l: l == "uciok")
-send(f"setoption name TablebasePath value {TBDIR}")
-send("isready")
-until(lambda l: l == "readyok")
-# The files are trusted only once their checksums have passed.
-until(lambda l: l.startswith("info string TablebasePath:") and "checked" in l)
+probe = Engine(BIN)
+probe.use_tablebases(TBDIR)
 
 
 def value(moves):
     """The value for the side to move after `moves`: 'win', 'draw', 'loss' or 'unknown'."""
-    send("position startpos moves " + " ".join(moves) if moves else "position startpos")
-    send("tbprobe")
-    send("isready")
-    lines = until(lambda l: l == "readyok")
+    probe.position(moves)
+    probe.send("tbprobe")
+    probe.send("isready")
+    lines = probe.until(lambda l: l == "readyok")
     for l in lines:
         if l.startswith("tbprobe value "):
             return l.split()[2]
@@ -68,20 +45,7 @@ def value(moves):
     return "unknown"
 
 
-def games(path):
-    text = open(path).read()
-    for block in re.split(r"\n\n(?=\[Event )", text):
-        tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', block, re.M))
-        body = re.sub(r"^\[.*\]$", "", block, flags=re.M)
-        books = len(re.findall(r"\{book\}", body))
-        body = re.sub(r"\{[^}]*\}", " ", body)
-        moves = [t for t in body.split() if not re.fullmatch(r"\d+\.+|1-0|0-1|1/2-1/2|\*", t)]
-        if tags:
-            yield tags, books, moves
-
-
 FLIP = {"win": "loss", "loss": "win", "draw": "draw", "unknown": "unknown"}
-rank = {"loss": 0, "draw": 1, "win": 2}
 totals = {}
 for path in PGNS:
     for n, (tags, books, moves) in enumerate(games(path), 1):
@@ -110,4 +74,4 @@ for path in PGNS:
 print(f"\n{ENGINE}'s results by the value of the opening for it:")
 for (op, res), k in sorted(totals.items()):
     print(f"  opening {op:7} result {res:4}: {k}")
-send("quit")
+probe.send("quit")

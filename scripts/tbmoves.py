@@ -11,7 +11,9 @@
 #
 # Usage: scripts/tbmoves.py TBDIR GAMES.pgn... --engine NAME=BINARY [--engine ...]
 #          [--go "movetime 100"] [--plies 5-18] [--max 500] [--probe BINARY]
-import math, re, subprocess, sys
+import math, sys
+
+from millpgn import Engine, games
 
 args = sys.argv[1:]
 opts = {"--go": "movetime 100", "--plies": "5-18", "--max": "500", "--probe": "target/release/mulino"}
@@ -38,44 +40,10 @@ MAX = int(opts["--max"])
 RANK = {"loss": 0, "draw": 1, "win": 2}
 
 
-class Engine:
-    def __init__(self, binary):
-        self.p = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, bufsize=1)
-        self.send("uci")
-        self.until(lambda l: l == "uciok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def until(self, pred):
-        out = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                sys.exit("an engine stopped")
-            line = line.rstrip("\n")
-            out.append(line)
-            if pred(line):
-                return out
-
-    def position(self, moves):
-        self.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
-
-
-def games(path):
-    text = open(path).read()
-    for block in re.split(r"\n\n(?=\[Event )", text):
-        body = re.sub(r"^\[.*\]$", "", block, flags=re.M)
-        body = re.sub(r"\{[^}]*\}", " ", body)
-        yield [t for t in body.split() if not re.fullmatch(r"\d+\.+|1-0|0-1|1/2-1/2|\*", t)]
-
-
 # 1. The positions: the moves that lead to them, each line once.
 lines, seen = [], set()
 for path in PGNS:
-    for moves in games(path):
+    for _, _, moves in games(path):
         for ply in range(LO, min(HI, len(moves)) + 1):
             key = " ".join(moves[:ply - 1])
             if key not in seen:
@@ -84,8 +52,7 @@ for path in PGNS:
 
 # 2. Their values, and the critical ones.
 probe = Engine(opts["--probe"])
-probe.send(f"setoption name TablebasePath value {TBDIR}")
-probe.until(lambda l: l.startswith("info string TablebasePath:") and "checked" in l)
+probe.use_tablebases(TBDIR)
 critical = []
 for moves in lines:
     probe.position(moves)

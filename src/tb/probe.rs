@@ -248,14 +248,18 @@ impl Tablebases {
     }
 
     fn loaded(&self, kind: Kind, own: u8, opp: u8) -> Result<&Loaded, &TbError> {
-        let Some(sub) = Subspace::new(own, opp) else {
+        if !(MIN_PIECES..=MAX_PIECES).contains(&own) || !(MIN_PIECES..=MAX_PIECES).contains(&opp) {
             // Only reached for counts outside 3..=9; keep it an error.
             static BAD_COUNTS: OnceLock<TbError> = OnceLock::new();
             return Err(BAD_COUNTS.get_or_init(|| TbError::BadSubspace("out of range".into())));
-        };
+        }
+        // The subspace (and its shared reference count, which every
+        // probe of two threads would otherwise bump on one cache line:
+        // two thirds of a placing layer's verify) only on first use.
         self.entries(kind)[at(own as u32, opp as u32)]
             .cell
             .get_or_init(|| {
+                let sub = Subspace::new(own, opp).expect("counts checked above");
                 let table = match kind {
                     // The file built for these limits, if there is one.
                     Kind::ToRemoval if self.limits != NMoveLimits::NONE => {

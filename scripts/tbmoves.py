@@ -10,7 +10,9 @@
 # the value and the other does not are counted both ways (a sign test).
 #
 # Usage: scripts/tbmoves.py TBDIR GAMES.pgn... --engine NAME=BINARY [--engine ...]
-#          [--go "movetime 100"] [--plies 5-18] [--max 500] [--probe BINARY]
+#          [--go "movetime 100"] [--plies 5-18] [--max 500] [--probe BINARY] [--show]
+# --show prints each move that loses the value: the position (its moves from
+# the start), the move played with its value, and the moves that keep it.
 import math, sys
 
 from millpgn import Engine, games
@@ -19,6 +21,8 @@ args = sys.argv[1:]
 opts = {"--go": "movetime 100", "--plies": "5-18", "--max": "500", "--probe": "target/release/mulino"}
 engines = []
 rest = []
+SHOW = "--show" in args
+args = [a for a in args if a != "--show"]
 i = 0
 while i < len(args):
     a = args[i]
@@ -93,6 +97,10 @@ for name, binary in engines:
         if v is None:
             sys.exit(f"{name} played {best}, not a legal move of {' '.join(moves)}")
         lost.append(RANK[v] < RANK[value])
+        if SHOW and lost[-1]:
+            keeps = " ".join(m for m, x in by_move.items() if x == value)
+            print(f"  {name} at ply {len(moves) + 1} ({value}): startpos moves {' '.join(moves)}: "
+                  f"played {best} ({v}); keeping: {keeps}", flush=True)
     e.send("quit")
     marks[name] = lost
     k, n = sum(lost), len(lost)

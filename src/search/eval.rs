@@ -1,7 +1,9 @@
 //! Static evaluation, from the side to move's point of view, in
-//! centipieces (100 = one piece). Weights live in `params`.
+//! centipieces (100 = one piece). Weights live in `params`; the placing
+//! phase of Nine Men's Morris is scored by `patterns` instead.
 
 use super::params::{self, EvalWeights, PIECE};
+use super::patterns;
 use crate::core::geometry::LineFeatures;
 use crate::core::rules::PlacingMill;
 use crate::core::{Bitboard, Color, Point, Position, Rules};
@@ -205,6 +207,16 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
 /// The evaluation of `pos` for the side to move, with its by-products.
 #[inline(always)]
 pub fn evaluate_full(pos: &Position, rules: &Rules) -> Evaluation {
+    let phase = Phase::of(pos, rules);
+    if phase == Phase::Placing && patterns::apply(rules) {
+        return patterns::evaluate(pos, rules);
+    }
+    evaluate_with(pos, rules, phase.weights())
+}
+
+/// The evaluation by the weighted terms alone (every phase's weights),
+/// where `evaluate_full` would use the placing patterns.
+pub fn evaluate_by_terms(pos: &Position, rules: &Rules) -> Evaluation {
     evaluate_with(pos, rules, weights(pos, rules))
 }
 
@@ -310,7 +322,8 @@ pub(super) mod tests {
     fn the_linear_terms_give_the_evaluation_in_every_rule_set() {
         use crate::core::{MoveList, Variant};
         // Random games; every position's terms, weighted in the order of
-        // the names, give the evaluation (the half mobility within one).
+        // the names, give the terms' evaluation (the half mobility within
+        // one), the one `evaluate` uses outside Nine's placing phase.
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut checked = 0;
         let mut seen = [0usize; EvalWeights::COUNT];
@@ -323,7 +336,7 @@ pub(super) mod tests {
                     let w = weights(&pos, &rules);
                     let (f, fixed) = terms(&pos, &rules).linear();
                     let dot: f64 = f.iter().zip(w.to_array()).map(|(f, w)| f * w as f64).sum();
-                    let score = evaluate(&pos, &rules) as f64;
+                    let score = evaluate_with(&pos, &rules, w).score as f64;
                     assert!(
                         (dot + fixed - score).abs() <= 1.0,
                         "{variant:?} {}: {dot} + {fixed} against {score}",

@@ -7,6 +7,7 @@ pub mod eval;
 mod largemem;
 pub mod ordering;
 pub mod params;
+pub mod patterns;
 mod picker;
 mod repetition;
 pub mod tablebase;

@@ -106,10 +106,18 @@ mod tests {
     }
 
     #[test]
-    fn they_apply_to_nine_mens_morris_alone_of_the_presets_with_nine_pieces() {
-        assert!(apply(&Variant::Nine.rules()));
-        assert!(!apply(&Variant::Twelve.rules()));
-        assert!(!apply(&Variant::Lasker.rules()));
+    fn they_apply_where_the_placing_phase_is_nines() {
+        for v in [Variant::Nine, Variant::Russian, Variant::ChengSanQi] {
+            assert!(apply(&v.rules()), "{v:?}");
+        }
+        for v in [
+            Variant::Twelve,
+            Variant::Lasker,
+            Variant::Dooz,
+            Variant::ElFilja,
+        ] {
+            assert!(!apply(&v.rules()), "{v:?}");
+        }
     }
 
     /// The placing positions of random Nine games, with the moves that

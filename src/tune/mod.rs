@@ -19,6 +19,7 @@ use anyhow::{Context, Result, bail};
 use crate::core::Variant;
 use crate::search::eval::{self, Phase};
 use crate::search::params::EvalWeights;
+use crate::search::patterns;
 use crate::tb::probe::Tablebases;
 use crate::tb::{NMoveLimits, TbRules, Wdl};
 use texel::Sample;
@@ -203,6 +204,12 @@ pub fn run(args: TuneArgs) -> Result<()> {
         for ((name, o), n) in EvalWeights::NAMES.iter().zip(old).zip(new) {
             let mark = if o != n { " *" } else { "" };
             println!("  {name:<20} {o:>6} -> {n:>6}{mark}");
+        }
+        if phase == Phase::Placing && patterns::apply(&rules) {
+            println!(
+                "  (the engine scores this rule set's placing phase with the line patterns of \
+                 src/search/patterns.rs, which scripts/placing_patterns.py fits, not with these weights)"
+            );
         }
     }
     Ok(())

@@ -211,6 +211,9 @@ pub fn evaluate_full(pos: &Position, rules: &Rules) -> Evaluation {
     if phase == Phase::Placing && patterns::apply(rules) {
         return patterns::evaluate(pos, rules);
     }
+    if phase == Phase::Moving && patterns::apply_moving(rules) {
+        return patterns::evaluate_moving(pos, rules);
+    }
     evaluate_with(pos, rules, phase.weights())
 }
 

@@ -8,11 +8,12 @@
 //! positions far better (squared error 0.0505 against 0.0815) and loses the
 //! value of fewer critical placements; the README gives the figures.
 
+mod moving;
 mod weights;
 
 use super::eval::{Evaluation, can_close_mill};
 use crate::core::rules::PlacingMill;
-use crate::core::{Position, Rules};
+use crate::core::{Bitboard, Position, Rules};
 
 /// Whether the patterns apply: the rules they were fitted under (nine
 /// pieces, no diagonals, no moving while placing, mills remove at once).
@@ -58,15 +59,7 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> Evaluation {
     let us = pos.side_to_move();
     let them = us.opponent();
     let (ours, theirs) = (pos.pieces(us), pos.pieces(them));
-    let mut score = weights::BIAS;
-    for (line, &class) in LINES.iter().zip(&CLASS) {
-        let mut config = 0;
-        for &p in line {
-            let digit = ((ours.0 >> p) & 1) + 2 * ((theirs.0 >> p) & 1);
-            config = config * 3 + digit as usize;
-        }
-        score += i32::from(weights::LINE[class][config]);
-    }
+    let mut score = weights::BIAS + lines(&weights::LINE, ours, theirs);
     let (our_hand, their_hand) = (pos.in_hand(us), pos.in_hand(them));
     score += i32::from(weights::HAND[usize::from(our_hand.min(9))][usize::from(their_hand.min(9))]);
     let material = (ours.count() as i32 + i32::from(our_hand))
@@ -77,6 +70,52 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> Evaluation {
         score,
         can_close: can_close_mill(pos, rules, us, &features),
     }
+}
+
+/// Whether the moving patterns apply: Nine's rules, flying at three.
+#[inline]
+pub fn apply_moving(rules: &Rules) -> bool {
+    apply(rules) && rules.flying && rules.fly_at == 3 && !rules.one_time_mills
+}
+
+/// The sum of the line weights of `table` for `ours` and `theirs`.
+#[inline(always)]
+fn lines(table: &[[i16; 27]; 3], ours: Bitboard, theirs: Bitboard) -> i32 {
+    let mut score = 0;
+    for (line, &class) in LINES.iter().zip(&CLASS) {
+        let mut config = 0;
+        for &p in line {
+            let digit = ((ours.0 >> p) & 1) + 2 * ((theirs.0 >> p) & 1);
+            config = config * 3 + digit as usize;
+        }
+        score += i32::from(table[class][config]);
+    }
+    score
+}
+
+/// The evaluation of the moving position `pos` (rules for which
+/// `apply_moving` holds, no side flying), for the side to move.
+#[inline]
+pub fn evaluate_moving(pos: &Position, rules: &Rules) -> Evaluation {
+    let us = pos.side_to_move();
+    let them = us.opponent();
+    let (ours, theirs, empty) = (pos.pieces(us), pos.pieces(them), pos.empty());
+    let g = rules.geometry();
+    let [fu, ft] = g.line_features_pair(ours, theirs, empty);
+    let [mu, mt] = g.mobility_pair(ours, theirs, empty);
+    let can_close = can_close_mill(pos, rules, us, &fu);
+    let mut score = moving::BIAS + lines(&moving::LINE, ours, theirs);
+    score +=
+        i32::from(moving::MATERIAL[ours.count().min(9) as usize][theirs.count().min(9) as usize]);
+    score += i32::from(moving::OUR_MOBILITY[mu.min(14) as usize]);
+    score += i32::from(moving::THEIR_MOBILITY[mt.min(14) as usize]);
+    if can_close {
+        score += moving::WE_CLOSE;
+    }
+    if can_close_mill(pos, rules, them, &ft) {
+        score += moving::THEY_CLOSE;
+    }
+    Evaluation { score, can_close }
 }
 
 #[cfg(test)]
@@ -120,9 +159,9 @@ mod tests {
         }
     }
 
-    /// The placing positions of random Nine games, with the moves that
-    /// led to each.
-    fn random_placing_positions() -> Vec<(Position, Vec<Move>)> {
+    /// The positions of random Nine games, with the moves that led to
+    /// each.
+    fn random_positions() -> Vec<(Position, Vec<Move>)> {
         let rules = Variant::Nine.rules();
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut out = Vec::new();
@@ -130,9 +169,12 @@ mod tests {
         for _ in 0..60 {
             let mut pos = Position::startpos(&rules);
             let mut moves = Vec::new();
-            while Phase::of(&pos, &rules) == Phase::Placing {
-                out.push((pos, moves.clone()));
+            for _ in 0..150 {
                 pos.legal_moves(&rules, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                out.push((pos, moves.clone()));
                 seed ^= seed << 13;
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
@@ -144,48 +186,62 @@ mod tests {
         out
     }
 
+    /// The patterns' evaluation of `pos`, if they score its phase.
+    fn patterns_of(pos: &Position, rules: &Rules) -> Option<Evaluation> {
+        match Phase::of(pos, rules) {
+            Phase::Placing => Some(evaluate(pos, rules)),
+            Phase::Moving => Some(evaluate_moving(pos, rules)),
+            Phase::Flying => None,
+        }
+    }
+
     #[test]
     fn a_mill_to_close_is_seen_as_the_terms_see_it() {
-        // The quiescence search relies on `can_close`.
+        // The quiescence search relies on `can_close`; flying positions
+        // keep the terms.
         let rules = Variant::Nine.rules();
-        let (mut open, mut shut) = (0, 0);
-        for (pos, _) in random_placing_positions() {
+        let mut seen = [[0; 2]; 3];
+        for (pos, _) in random_positions() {
             let terms = crate::search::eval::evaluate_by_terms(&pos, &rules);
-            let e = evaluate(&pos, &rules);
+            let e = patterns_of(&pos, &rules).unwrap_or(terms);
             assert_eq!(e.can_close, terms.can_close, "{}", pos.fen(&rules));
             assert_eq!(crate::search::eval::evaluate(&pos, &rules), e.score);
-            if e.can_close { open += 1 } else { shut += 1 }
+            seen[Phase::of(&pos, &rules) as usize][usize::from(e.can_close)] += 1;
         }
-        assert!(open > 50 && shut > 50, "{open} {shut}");
+        for (phase, n) in seen.iter().enumerate() {
+            assert!(n[0] > 20 && n[1] > 20, "{phase}: {n:?}");
+        }
     }
 
     #[test]
     fn the_boards_symmetries_keep_the_evaluation() {
-        // Every random game is replayed under each of the 16 symmetries.
+        // Random games are replayed under each of the 16 symmetries.
         let rules = Variant::Nine.rules();
         let image =
             |s: usize, p: Point| Point::new(symmetry::map_point(s, p.index()) as u8).unwrap();
-        let mut checked = 0;
-        for (pos, moves) in random_placing_positions().into_iter().step_by(7) {
-            let score = evaluate(&pos, &rules).score;
+        let mut checked = [0; 2];
+        for (pos, moves) in random_positions().into_iter().step_by(7) {
+            let Some(e) = patterns_of(&pos, &rules) else {
+                continue;
+            };
             for s in 1..symmetry::COUNT {
                 let mut q = Position::startpos(&rules);
                 for m in &moves {
-                    let mut n = Move::place(image(s, m.to().unwrap()));
+                    let to = image(s, m.to().unwrap());
+                    let mut n = match m.from() {
+                        Some(from) => Move::slide(image(s, from), to),
+                        None => Move::place(to),
+                    };
                     for r in m.removals() {
                         n = n.with_removal(image(s, r));
                     }
                     q = q.play(&rules, n).unwrap();
                 }
-                assert_eq!(
-                    evaluate(&q, &rules).score,
-                    score,
-                    "{} under {s}",
-                    pos.fen(&rules)
-                );
-                checked += 1;
+                let f = patterns_of(&q, &rules).unwrap();
+                assert_eq!(f.score, e.score, "{} under {s}", pos.fen(&rules));
+                checked[usize::from(Phase::of(&q, &rules) == Phase::Moving)] += 1;
             }
         }
-        assert!(checked > 1000, "{checked}");
+        assert!(checked[0] > 1000 && checked[1] > 100, "{checked:?}");
     }
 }

@@ -18,7 +18,7 @@
 #
 # Usage: scripts/placing_patterns.py TBDIR GAMES.pgn... [--bin target/release/mulino]
 #          [--epochs 8] [--scale 0.3045] [--out FILE.rs]
-# (`--out src/search/patterns/weights.rs` replaces the engine's table.)
+# (`--out src/search/patterns/placing.rs` replaces the engine's table.)
 # Prints the held-out squared error of a constant and of the fit.
 import math, random, sys
 

@@ -205,10 +205,15 @@ pub fn run(args: TuneArgs) -> Result<()> {
             let mark = if o != n { " *" } else { "" };
             println!("  {name:<20} {o:>6} -> {n:>6}{mark}");
         }
-        if phase == Phase::Placing && patterns::apply(&rules) {
+        let patterned = match phase {
+            Phase::Placing => patterns::apply(&rules),
+            Phase::Moving => patterns::apply_moving(&rules),
+            Phase::Flying => false,
+        };
+        if patterned {
             println!(
-                "  (the engine scores this rule set's placing phase with the line patterns of \
-                 src/search/patterns.rs, which scripts/placing_patterns.py fits, not with these weights)"
+                "  (the engine scores this phase of this rule set with the patterns of \
+                 src/search/patterns.rs, which scripts/*_patterns.py fit, not with these weights)"
             );
         }
     }

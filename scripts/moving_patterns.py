@@ -17,30 +17,15 @@
 #
 # Usage: scripts/moving_patterns.py TBDIR GAMES.pgn... [--bin target/release/mulino]
 #          [--step 2] [--epochs 6] [--scale 0.3045] [--out FILE.rs]
-import math, random, sys
-
 from millpgn import Engine, games
+from patterns_fit import INDEX, LINES, Fit, canon, line_features, options, value, write
 
-args = sys.argv[1:]
-opts = {"--bin": "target/release/mulino", "--step": "2", "--epochs": "6", "--scale": "0.3045", "--out": ""}
-for flag in list(opts):
-    if flag in args:
-        i = args.index(flag)
-        opts[flag] = args[i + 1]
-        del args[i:i + 2]
-if len(args) < 2:
-    sys.exit("usage: moving_patterns.py TBDIR GAMES.pgn... [--bin B] [--step N] [--epochs N] [--scale K] [--out F]")
-TBDIR, PGNS = args[0], args[1:]
+opts, TBDIR, PGNS = options(
+    {"--bin": "target/release/mulino", "--step": "2", "--epochs": "6", "--scale": "0.3045", "--out": ""},
+    "usage: moving_patterns.py TBDIR GAMES.pgn... [--bin B] [--step N] [--epochs N] [--scale K] [--out F]")
 STEP = int(opts["--step"])
 
-# Points by their index in the engine (src/core/point.rs): ring by ring,
-# inner first, each from 12 o'clock clockwise; midpoints at even slots.
-NAMES = ("d5 e5 e4 e3 d3 c3 c4 c5 d6 f6 f4 f2 d2 b2 b4 b6 "
-         "d7 g7 g4 g1 d1 a1 a4 a7").split()
-INDEX = {p: i for i, p in enumerate(NAMES)}
-LINES = [[r * 8 + (2 * k + 7) % 8, r * 8 + 2 * k, r * 8 + 2 * k + 1] for r in range(3) for k in range(4)]
-LINES += [[2 * m, 2 * m + 8, 2 * m + 16] for m in range(4)]
-CLASS = [0] * 4 + [1] * 4 + [0] * 4 + [2] * 4
+# The points next to each point (point indices as in patterns_fit).
 ADJ = [[] for _ in range(24)]
 for r in range(3):
     for k in range(8):
@@ -48,13 +33,6 @@ for r in range(3):
         ADJ[p] += [r * 8 + (k + 1) % 8, r * 8 + (k + 7) % 8]
         if k % 2 == 0:
             ADJ[p] += [(r + d) * 8 + k for d in (-1, 1) if 0 <= r + d < 3]
-VALUE = {"win": 1.0, "draw": 0.5, "loss": 0.0}
-
-
-def canon(c):
-    """A configuration and its mirror image share a weight."""
-    a, b, d = c // 9, c // 3 % 3, c % 3
-    return min(c, d * 9 + b * 3 + a)
 
 
 def can_close(cell, who):
@@ -72,17 +50,15 @@ def features(board, side):
     """(key, x) pairs of a position; board[i] is 0 empty, 1 White, 2 Black."""
     own = side + 1
     cell = [0 if b == 0 else 1 if b == own else 2 for b in board]
-    f = [(("L", CLASS[i], canon(cell[l[0]] * 9 + cell[l[1]] * 3 + cell[l[2]])), 1.0)
-         for i, l in enumerate(LINES)]
     steps = [0, 0, 0]
     for p in range(24):
         if cell[p]:
             steps[cell[p]] += sum(1 for q in ADJ[p] if cell[q] == 0)
-    f += [(("M", cell.count(1), cell.count(2)), 1.0),
-          (("MO", min(steps[1], 14)), 1.0), (("MT", min(steps[2], 14)), 1.0),
-          (("C", 1), float(can_close(cell, 1))), (("C", 2), float(can_close(cell, 2))),
-          (("B",), 1.0)]
-    return f
+    return line_features(cell) + [
+        (("M", cell.count(1), cell.count(2)), 1.0),
+        (("MO", min(steps[1], 14)), 1.0), (("MT", min(steps[2], 14)), 1.0),
+        (("C", 1), float(can_close(cell, 1))), (("C", 2), float(can_close(cell, 2))),
+        (("B",), 1.0)]
 
 
 # 1. The positions and their values.
@@ -101,13 +77,9 @@ for path in PGNS:
             if (ply >= 18 and (ply - 18) % STEP == 0 and key not in seen
                     and board.count(1) > 3 and board.count(2) > 3):
                 seen.add(key)
-                probe.position(moves[:ply])
-                probe.send("tbprobe")
-                probe.send("isready")
-                for line in probe.until(lambda l: l == "readyok"):
-                    w = line.split()
-                    if line.startswith("tbprobe value ") and w[2] in VALUE:
-                        data.append((features(board, side), VALUE[w[2]], held))
+                v = value(probe, moves[:ply])
+                if v is not None:
+                    data.append((features(board, side), v, held))
             step, _, gone = m.partition("x")
             if "-" in step:
                 a, b = step.split("-")
@@ -119,53 +91,22 @@ for path in PGNS:
                 board[INDEX[gone]] = 0
             side = 1 - side
 probe.send("quit")
-train = [d for d in data if not d[2]]
-test = [d for d in data if d[2]]
-if not train or not test:
-    sys.exit("no labelled moving positions (are the moving databases in TBDIR?)")
 
-# 2. The fit.
-w, g2 = {}, {}
-
-
-def predict(f):
-    s = sum(w.get(k, 0.0) * x for k, x in f)
-    return 1 / (1 + math.exp(-max(-30.0, min(30.0, s))))
-
-
-def error(rows):
-    return sum((predict(f) - y) ** 2 for f, y, _ in rows) / len(rows)
-
-
-mean = sum(y for _, y, _ in train) / len(train)
-constant = sum((mean - y) ** 2 for _, y, _ in test) / len(test)
-print(f"{len(data)} positions of {n} games: {len(train)} fitted, {len(test)} held out; "
-      f"held-out error of a constant {mean:.3f}: {constant:.4f}", flush=True)
-random.seed(1)
-for epoch in range(int(opts["--epochs"])):
-    random.shuffle(train)
-    for f, y, _ in train:
-        grad = predict(f) - y
-        for k, x in f:
-            gk = grad * x + 1e-4 * w.get(k, 0.0)
-            g2[k] = g2.get(k, 0.0) + gk * gk
-            w[k] = w.get(k, 0.0) - 0.05 * gk / math.sqrt(g2[k] + 1e-12)
-    print(f"epoch {epoch + 1}: error {error(train):.4f}, held out {error(test):.4f}", flush=True)
-
-# 3. The table, in centipieces.
-cp = 100 / float(opts["--scale"])
+# 2. The fit, and the table in centipieces.
+fit = Fit(data, n, int(opts["--epochs"]), "moving")
+scale = float(opts["--scale"])
 
 
 def c(key):
-    return round(w.get(key, 0.0) * cp)
+    return fit.cp(key, scale)
 
 
 line = [[c(("L", k, canon(x))) for x in range(27)] for k in range(3)]
 material = [[c(("M", o, t)) for t in range(10)] for o in range(10)]
-rust = f"""//! The moving phase's patterns (Nine Men's Morris), fitted to the moving
-//! databases' values by `scripts/moving_patterns.py` over {len(train)}
-//! positions of {n} games (held-out error {error(test):.4f}; a constant:
-//! {constant:.4f}). Centipieces, for the side to move.
+write(f"""//! The moving phase's patterns (Nine Men's Morris), fitted to the moving
+//! databases' values by `scripts/moving_patterns.py` over {len(fit.train)}
+//! positions of {n} games (held-out error {fit.held_out:.4f}; a constant:
+//! {fit.constant:.4f}). Centipieces, for the side to move.
 
 /// By class of line and configuration, as in `placing.rs`.
 pub const LINE: [[i16; 27]; 3] = {line};
@@ -186,8 +127,4 @@ pub const WE_CLOSE: i32 = {c(("C", 1))};
 pub const THEY_CLOSE: i32 = {c(("C", 2))};
 
 pub const BIAS: i32 = {c(("B",))};
-"""
-if opts["--out"]:
-    open(opts["--out"], "w").write(rust)
-else:
-    print(rust)
+""", opts["--out"])

@@ -1,0 +1,101 @@
+# Shared by placing_patterns.py and moving_patterns.py: the board as the
+# engine numbers it, the lines and their classes, the command line, and the
+# logistic fit of sparse features to database values.
+import math, random, sys
+
+# Points by their index in the engine (src/core/point.rs): ring by ring,
+# inner first, each from 12 o'clock clockwise; midpoints at even slots.
+NAMES = ("d5 e5 e4 e3 d3 c3 c4 c5 d6 f6 f4 f2 d2 b2 b4 b6 "
+         "d7 g7 g4 g1 d1 a1 a4 a7").split()
+INDEX = {p: i for i, p in enumerate(NAMES)}
+# The 16 lines with their middle point in the middle, and their classes
+# (outer and inner sides 0, middle sides 1, cross lines 2), in the order
+# the engine's tables use.
+LINES = [[r * 8 + (2 * k + 7) % 8, r * 8 + 2 * k, r * 8 + 2 * k + 1] for r in range(3) for k in range(4)]
+LINES += [[2 * m, 2 * m + 8, 2 * m + 16] for m in range(4)]
+CLASS = [0] * 4 + [1] * 4 + [0] * 4 + [2] * 4
+VALUE = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+
+
+def canon(c):
+    """A configuration and its mirror image share a weight."""
+    a, b, d = c // 9, c // 3 % 3, c % 3
+    return min(c, d * 9 + b * 3 + a)
+
+
+def line_features(cell):
+    """The line pattern features; cell[i] is 0 empty, 1 the side to move's, 2 the other's."""
+    return [(("L", CLASS[i], canon(cell[l[0]] * 9 + cell[l[1]] * 3 + cell[l[2]])), 1.0)
+            for i, l in enumerate(LINES)]
+
+
+def options(defaults, usage):
+    """The options (`--name value`, with defaults) and the arguments left: TBDIR and PGNs."""
+    args, opts = sys.argv[1:], dict(defaults)
+    for flag in list(opts):
+        if flag in args:
+            i = args.index(flag)
+            opts[flag] = args[i + 1]
+            del args[i:i + 2]
+    if len(args) < 2:
+        sys.exit(usage)
+    return opts, args[0], args[1:]
+
+
+class Fit:
+    """Logistic weights fitted by AdaGrad on the log loss to (features, value, held out) rows."""
+
+    def __init__(self, data, games, epochs, what):
+        self.w = {}
+        self.train = [d for d in data if not d[2]]
+        self.test = [d for d in data if d[2]]
+        if not self.train or not self.test:
+            sys.exit(f"no labelled {what} positions (are the databases in TBDIR?)")
+        mean = sum(y for _, y, _ in self.train) / len(self.train)
+        self.constant = sum((mean - y) ** 2 for _, y, _ in self.test) / len(self.test)
+        print(f"{len(data)} positions of {games} games: {len(self.train)} fitted, {len(self.test)} held out; "
+              f"held-out error of a constant {mean:.3f}: {self.constant:.4f}", flush=True)
+        g2 = {}
+        random.seed(1)
+        for epoch in range(epochs):
+            random.shuffle(self.train)
+            for f, y, _ in self.train:
+                grad = self.predict(f) - y
+                for k, x in f:
+                    gk = grad * x + 1e-4 * self.w.get(k, 0.0)
+                    g2[k] = g2.get(k, 0.0) + gk * gk
+                    self.w[k] = self.w.get(k, 0.0) - 0.05 * gk / math.sqrt(g2[k] + 1e-12)
+            print(f"epoch {epoch + 1}: error {self.error(self.train):.4f}, "
+                  f"held out {self.error(self.test):.4f}", flush=True)
+        self.held_out = self.error(self.test)
+
+    def predict(self, f):
+        s = sum(self.w.get(k, 0.0) * x for k, x in f)
+        return 1 / (1 + math.exp(-max(-30.0, min(30.0, s))))
+
+    def error(self, rows):
+        return sum((self.predict(f) - y) ** 2 for f, y, _ in rows) / len(rows)
+
+    def cp(self, key, scale):
+        """A weight in centipieces, with the evaluation's scale."""
+        return round(self.w.get(key, 0.0) * 100 / scale)
+
+
+def write(rust, out):
+    if out:
+        open(out, "w").write(rust)
+    else:
+        print(rust)
+
+
+def value(probe, moves):
+    """The databases' value (1, 0.5, 0) for the side to move after `moves`, or None."""
+    probe.position(moves)
+    probe.send("tbprobe")
+    probe.send("isready")
+    found = None
+    for line in probe.until(lambda l: l == "readyok"):
+        w = line.split()
+        if line.startswith("tbprobe value ") and w[2] in VALUE:
+            found = VALUE[w[2]]
+    return found

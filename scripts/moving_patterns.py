@@ -17,8 +17,8 @@
 #
 # Usage: scripts/moving_patterns.py TBDIR GAMES.pgn... [--bin target/release/mulino]
 #          [--step 2] [--epochs 6] [--scale 0.3045] [--out FILE.rs]
-from millpgn import Engine, games
-from patterns_fit import INDEX, LINES, Fit, canon, line_features, options, value, write
+from millpgn import Engine
+from patterns_fit import nine_games, INDEX, LINES, Fit, canon, line_features, options, value, write
 
 opts, TBDIR, PGNS = options(
     {"--bin": "target/release/mulino", "--step": "2", "--epochs": "6", "--scale": "0.3045", "--out": ""},
@@ -65,31 +65,26 @@ def features(board, side):
 probe = Engine(opts["--bin"])
 probe.use_tablebases(TBDIR)
 seen, data, n = set(), [], 0
-for path in PGNS:
-    for tags, _, moves in games(path):
-        if tags.get("Variant", "nine") != "nine":
-            continue
-        n += 1
-        held = n % 5 == 0
-        board, side = [0] * 24, 0
-        for ply, m in enumerate(moves):
-            key = (tuple(board), side)
-            if (ply >= 18 and (ply - 18) % STEP == 0 and key not in seen
-                    and board.count(1) > 3 and board.count(2) > 3):
-                seen.add(key)
-                v = value(probe, moves[:ply])
-                if v is not None:
-                    data.append((features(board, side), v, held))
-            step, _, gone = m.partition("x")
-            if "-" in step:
-                a, b = step.split("-")
-                board[INDEX[a]] = 0
-                board[INDEX[b]] = side + 1
-            else:
-                board[INDEX[step]] = side + 1
-            if gone:
-                board[INDEX[gone]] = 0
-            side = 1 - side
+for n, moves, held in nine_games(PGNS):
+    board, side = [0] * 24, 0
+    for ply, m in enumerate(moves):
+        key = (tuple(board), side)
+        if (ply >= 18 and (ply - 18) % STEP == 0 and key not in seen
+                and board.count(1) > 3 and board.count(2) > 3):
+            seen.add(key)
+            v = value(probe, moves[:ply])
+            if v is not None:
+                data.append((features(board, side), v, held))
+        step, _, gone = m.partition("x")
+        if "-" in step:
+            a, b = step.split("-")
+            board[INDEX[a]] = 0
+            board[INDEX[b]] = side + 1
+        else:
+            board[INDEX[step]] = side + 1
+        if gone:
+            board[INDEX[gone]] = 0
+        side = 1 - side
 probe.send("quit")
 
 # 2. The fit, and the table in centipieces.

@@ -3,6 +3,8 @@
 # logistic fit of sparse features to database values.
 import math, random, sys
 
+from millpgn import games
+
 # Points by their index in the engine (src/core/point.rs): ring by ring,
 # inner first, each from 12 o'clock clockwise; midpoints at even slots.
 NAMES = ("d5 e5 e4 e3 d3 c3 c4 c5 d6 f6 f4 f2 d2 b2 b4 b6 "
@@ -99,3 +101,14 @@ def value(probe, moves):
         if line.startswith("tbprobe value ") and w[2] in VALUE:
             found = VALUE[w[2]]
     return found
+
+
+def nine_games(pgns):
+    """(number, moves, held out) of each Nine Men's Morris game of the PGN
+    files, numbered from 1; every fifth game is held out."""
+    n = 0
+    for path in pgns:
+        for tags, _, moves in games(path):
+            if tags.get("Variant", "nine") == "nine":
+                n += 1
+                yield n, moves, n % 5 == 0

@@ -20,8 +20,8 @@
 #          [--epochs 8] [--scale 0.3045] [--out FILE.rs]
 # (`--out src/search/patterns/placing.rs` replaces the engine's table.)
 # Prints the held-out squared error of a constant and of the fit.
-from millpgn import Engine, games
-from patterns_fit import INDEX, Fit, canon, line_features, options, value, write
+from millpgn import Engine
+from patterns_fit import nine_games, INDEX, Fit, canon, line_features, options, value, write
 
 opts, TBDIR, PGNS = options(
     {"--bin": "target/release/mulino", "--epochs": "8", "--scale": "0.3045", "--out": ""},
@@ -41,28 +41,23 @@ def features(board, side, hands):
 probe = Engine(opts["--bin"])
 probe.use_tablebases(TBDIR)
 seen, data, n = set(), [], 0
-for path in PGNS:
-    for tags, _, moves in games(path):
-        if tags.get("Variant", "nine") != "nine":
-            continue
-        n += 1
-        held = n % 5 == 0
-        board, hands, side = [0] * 24, [9, 9], 0
-        for ply, m in enumerate(moves[:18]):
-            key = (tuple(board), side, tuple(hands))
-            if ply >= 4 and key not in seen:
-                seen.add(key)
-                v = value(probe, moves[:ply])
-                if v is not None:
-                    data.append((features(board, side, hands), v, held))
-            if "-" in m:
-                break
-            to, _, gone = m.partition("x")
-            board[INDEX[to]] = side + 1
-            hands[side] -= 1
-            if gone:
-                board[INDEX[gone]] = 0
-            side = 1 - side
+for n, moves, held in nine_games(PGNS):
+    board, hands, side = [0] * 24, [9, 9], 0
+    for ply, m in enumerate(moves[:18]):
+        key = (tuple(board), side, tuple(hands))
+        if ply >= 4 and key not in seen:
+            seen.add(key)
+            v = value(probe, moves[:ply])
+            if v is not None:
+                data.append((features(board, side, hands), v, held))
+        if "-" in m:
+            break
+        to, _, gone = m.partition("x")
+        board[INDEX[to]] = side + 1
+        hands[side] -= 1
+        if gone:
+            board[INDEX[gone]] = 0
+        side = 1 - side
 probe.send("quit")
 
 # 2. The fit, and the table in centipieces.

@@ -1,6 +1,7 @@
 //! Static evaluation, from the side to move's point of view, in
-//! centipieces (100 = one piece). Weights live in `params`; the placing
-//! phase of Nine Men's Morris is scored by `patterns` instead.
+//! centipieces (100 = one piece for the terms). Weights live in `params`;
+//! the placing and moving phases of Nine Men's Morris are scored by
+//! `patterns` instead, on the same logistic scale.
 
 use super::params::{self, EvalWeights, PIECE};
 use super::patterns;

@@ -90,7 +90,7 @@ pub struct SearchRequest {
 /// An evaluation from White's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Eval {
-    /// Centipieces (100 = one piece).
+    /// Centipieces (`score cp` in protocol.md).
     Cp(i32),
     /// Moves to a forced win, negative when Black wins.
     Mate(i32),

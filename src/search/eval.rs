@@ -219,7 +219,7 @@ pub fn evaluate_full(pos: &Position, rules: &Rules) -> Evaluation {
 }
 
 /// The evaluation by the weighted terms alone (every phase's weights),
-/// where `evaluate_full` would use the placing patterns.
+/// even where `evaluate_full` uses the patterns.
 pub fn evaluate_by_terms(pos: &Position, rules: &Rules) -> Evaluation {
     evaluate_with(pos, rules, weights(pos, rules))
 }
@@ -327,7 +327,7 @@ pub(super) mod tests {
         use crate::core::{MoveList, Variant};
         // Random games; every position's terms, weighted in the order of
         // the names, give the terms' evaluation (the half mobility within
-        // one), the one `evaluate` uses outside Nine's placing phase.
+        // one), the one `evaluate` uses wherever no patterns apply.
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut checked = 0;
         let mut seen = [0usize; EvalWeights::COUNT];

@@ -19,7 +19,7 @@ use super::eval::{Evaluation, can_close_mill};
 use crate::core::rules::PlacingMill;
 use crate::core::{Bitboard, Position, Rules};
 
-/// Whether the patterns apply: the rules they were fitted under (nine
+/// Whether the placing patterns apply: the rules they were fitted under (nine
 /// pieces, no diagonals, no moving while placing, mills remove at once).
 #[inline]
 pub fn apply(rules: &Rules) -> bool {
@@ -31,7 +31,7 @@ pub fn apply(rules: &Rules) -> bool {
 
 /// The 16 lines by point index (ring by ring, eight points a ring, the
 /// midpoints at even slots: `core::point`), each with its middle point in
-/// the middle, in the order of `scripts/placing_patterns.py`.
+/// the middle, in the order of `scripts/patterns_fit.py`.
 const LINES: [[usize; 3]; 16] = {
     let mut l = [[0; 3]; 16];
     let mut ring = 0;

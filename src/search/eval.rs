@@ -209,11 +209,8 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
 #[inline(always)]
 pub fn evaluate_full(pos: &Position, rules: &Rules) -> Evaluation {
     let phase = Phase::of(pos, rules);
-    if phase == Phase::Placing && patterns::apply(rules) {
-        return patterns::evaluate(pos, rules);
-    }
-    if phase == Phase::Moving && patterns::apply_moving(rules) {
-        return patterns::evaluate_moving(pos, rules);
+    if patterns::score_phase(phase, rules) {
+        return patterns::evaluate_phase(pos, rules, phase);
     }
     evaluate_with(pos, rules, phase.weights())
 }

@@ -15,7 +15,7 @@
 mod moving;
 mod placing;
 
-use super::eval::{Evaluation, can_close_mill};
+use super::eval::{Evaluation, Phase, can_close_mill};
 use crate::core::rules::PlacingMill;
 use crate::core::{Bitboard, Position, Rules};
 
@@ -82,6 +82,28 @@ pub fn apply_moving(rules: &Rules) -> bool {
     apply(rules) && rules.flying && rules.fly_at == 3 && !rules.one_time_mills
 }
 
+/// Whether the patterns, not the weighted terms, score `phase` under
+/// `rules`.
+#[inline]
+pub fn score_phase(phase: Phase, rules: &Rules) -> bool {
+    match phase {
+        Phase::Placing => apply(rules),
+        Phase::Moving => apply_moving(rules),
+        Phase::Flying => false,
+    }
+}
+
+/// The patterns' evaluation of `pos`, whose phase is `phase`, for which
+/// `score_phase` holds.
+#[inline]
+pub fn evaluate_phase(pos: &Position, rules: &Rules, phase: Phase) -> Evaluation {
+    if phase == Phase::Placing {
+        evaluate(pos, rules)
+    } else {
+        evaluate_moving(pos, rules)
+    }
+}
+
 /// The sum of the line weights of `table` for `ours` and `theirs`.
 #[inline(always)]
 fn lines(table: &[[i16; 27]; 3], ours: Bitboard, theirs: Bitboard) -> i32 {
@@ -125,8 +147,7 @@ pub fn evaluate_moving(pos: &Position, rules: &Rules) -> Evaluation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{Bitboard, Move, MoveList, Point, Variant};
-    use crate::search::eval::Phase;
+    use crate::core::{Move, MoveList, Point, Variant};
     use crate::tb::symmetry;
 
     #[test]
@@ -190,7 +211,9 @@ mod tests {
         out
     }
 
-    /// The patterns' evaluation of `pos`, if they score its phase.
+    /// The patterns' evaluation of `pos` in Nine Men's Morris, where they
+    /// score every phase but flying (written out, not `score_phase`, so
+    /// that the tests check the engine's choice).
     fn patterns_of(pos: &Position, rules: &Rules) -> Option<Evaluation> {
         match Phase::of(pos, rules) {
             Phase::Placing => Some(evaluate(pos, rules)),

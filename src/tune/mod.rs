@@ -205,12 +205,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
             let mark = if o != n { " *" } else { "" };
             println!("  {name:<20} {o:>6} -> {n:>6}{mark}");
         }
-        let patterned = match phase {
-            Phase::Placing => patterns::apply(&rules),
-            Phase::Moving => patterns::apply_moving(&rules),
-            Phase::Flying => false,
-        };
-        if patterned {
+        if patterns::score_phase(phase, &rules) {
             println!(
                 "  (the engine scores this phase of this rule set with the patterns of \
                  src/search/patterns.rs, which scripts/*_patterns.py fit, not with these weights)"

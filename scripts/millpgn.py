@@ -30,6 +30,23 @@ class Engine:
     def position(self, moves):
         self.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
 
+    def tbprobe(self, moves):
+        """The databases' answer after `moves`: the value for the side to move
+        ('win', 'draw', 'loss', or None where none is given), each move's value
+        by move, and all the lines the engine printed."""
+        self.position(moves)
+        self.send("tbprobe")
+        self.send("isready")
+        lines = self.until(lambda l: l == "readyok")
+        value, by_move = None, {}
+        for l in lines:
+            w = l.split()
+            if l.startswith("tbprobe value ") and value is None:
+                value = w[2]
+            elif l.startswith("tbprobe move "):
+                by_move[w[2]] = w[3]
+        return value, by_move, lines
+
     def use_tablebases(self, path):
         """Sets TablebasePath and waits until the files' checksums are checked."""
         self.send(f"setoption name TablebasePath value {path}")

@@ -47,7 +47,7 @@ def options(defaults, usage):
 class Fit:
     """Logistic weights fitted by AdaGrad on the log loss to (features, value, held out) rows."""
 
-    def __init__(self, data, games, epochs, what):
+    def __init__(self, data, game_count, epochs, what):
         self.w = {}
         self.train = [d for d in data if not d[2]]
         self.test = [d for d in data if d[2]]
@@ -55,7 +55,7 @@ class Fit:
             sys.exit(f"no labelled {what} positions (are the databases in TBDIR?)")
         mean = sum(y for _, y, _ in self.train) / len(self.train)
         self.constant = sum((mean - y) ** 2 for _, y, _ in self.test) / len(self.test)
-        print(f"{len(data)} positions of {games} games: {len(self.train)} fitted, {len(self.test)} held out; "
+        print(f"{len(data)} positions of {game_count} games: {len(self.train)} fitted, {len(self.test)} held out; "
               f"held-out error of a constant {mean:.3f}: {self.constant:.4f}", flush=True)
         g2 = {}
         random.seed(1)
@@ -92,15 +92,7 @@ def write(rust, out):
 
 def value(probe, moves):
     """The databases' value (1, 0.5, 0) for the side to move after `moves`, or None."""
-    probe.position(moves)
-    probe.send("tbprobe")
-    probe.send("isready")
-    found = None
-    for line in probe.until(lambda l: l == "readyok"):
-        w = line.split()
-        if line.startswith("tbprobe value ") and w[2] in VALUE:
-            found = VALUE[w[2]]
-    return found
+    return VALUE.get(probe.tbprobe(moves)[0])
 
 
 def nine_games(pgns):

@@ -33,16 +33,13 @@ probe.use_tablebases(TBDIR)
 
 def value(moves):
     """The value for the side to move after `moves`: 'win', 'draw', 'loss' or 'unknown'."""
-    probe.position(moves)
-    probe.send("tbprobe")
-    probe.send("isready")
-    lines = probe.until(lambda l: l == "readyok")
+    value, _, lines = probe.tbprobe(moves)
     for l in lines:
         if l.startswith("tbprobe value "):
-            return l.split()[2]
+            break
         if "error" in l and ("no databases" in l or "TablebasePath" not in l):
             sys.exit(l)
-    return "unknown"
+    return value or "unknown"
 
 
 FLIP = {"win": "loss", "loss": "win", "draw": "draw", "unknown": "unknown"}

@@ -59,17 +59,7 @@ probe = Engine(opts["--probe"])
 probe.use_tablebases(TBDIR)
 critical = []
 for moves in lines:
-    probe.position(moves)
-    probe.send("tbprobe")
-    probe.send("isready")
-    out = probe.until(lambda l: l == "readyok")
-    value, by_move = None, {}
-    for l in out:
-        w = l.split()
-        if l.startswith("tbprobe value "):
-            value = w[2]
-        elif l.startswith("tbprobe move "):
-            by_move[w[2]] = w[3]
+    value, by_move, _ = probe.tbprobe(moves)
     if value not in RANK or any(v not in RANK for v in by_move.values()):
         continue
     # A move's value is the mover's after it.

@@ -35,13 +35,18 @@ impl Phase {
         }
     }
 
-    /// Its weights.
+    /// Its weights under `rules`: Twelve Men's Morris's own where
+    /// [`params::twelve_weights`] holds, the others' (fitted in Nine Men's
+    /// Morris) elsewhere.
     #[inline]
-    pub fn weights(self) -> &'static EvalWeights {
-        match self {
-            Phase::Placing => &params::PLACING,
-            Phase::Moving => &params::MOVING,
-            Phase::Flying => &params::FLYING,
+    pub fn weights(self, rules: &Rules) -> &'static EvalWeights {
+        match (self, params::twelve_weights(rules)) {
+            (Phase::Placing, false) => &params::PLACING,
+            (Phase::Moving, false) => &params::MOVING,
+            (Phase::Flying, false) => &params::FLYING,
+            (Phase::Placing, true) => &params::TWELVE_PLACING,
+            (Phase::Moving, true) => &params::TWELVE_MOVING,
+            (Phase::Flying, true) => &params::TWELVE_FLYING,
         }
     }
 
@@ -57,7 +62,7 @@ impl Phase {
 
 #[inline]
 fn weights(pos: &Position, rules: &Rules) -> &'static EvalWeights {
-    Phase::of(pos, rules).weights()
+    Phase::of(pos, rules).weights(rules)
 }
 
 /// What each weight of the evaluation multiplies in a position, from the
@@ -209,10 +214,12 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
 #[inline(always)]
 pub fn evaluate_full(pos: &Position, rules: &Rules) -> Evaluation {
     let phase = Phase::of(pos, rules);
-    if patterns::score_phase(phase, rules) {
+    if patterns::score_phase(phase, rules)
+        && (phase != Phase::Moving || patterns::scores_moving(pos, rules))
+    {
         return patterns::evaluate_phase(pos, rules, phase);
     }
-    evaluate_with(pos, rules, phase.weights())
+    evaluate_with(pos, rules, phase.weights(rules))
 }
 
 /// The evaluation by the weighted terms alone (every phase's weights),
@@ -368,8 +375,32 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn twelves_weights_serve_twelve_and_morabaraba_only() {
+        // Equal weights would make the check below pass vacuously.
+        assert_ne!(params::TWELVE_MOVING, params::MOVING);
+        for v in Variant::ALL {
+            let rules = v.rules();
+            let twelve = matches!(v, Variant::Twelve | Variant::Morabaraba);
+            assert_eq!(params::twelve_weights(&rules), twelve, "{v:?}");
+            let want = if twelve {
+                params::TWELVE_MOVING
+            } else {
+                params::MOVING
+            };
+            assert_eq!(*Phase::Moving.weights(&rules), want, "{v:?}");
+        }
+    }
+
+    #[test]
     fn weights_go_to_an_array_and_back() {
-        for w in [params::PLACING, params::MOVING, params::FLYING] {
+        for w in [
+            params::PLACING,
+            params::MOVING,
+            params::FLYING,
+            params::TWELVE_PLACING,
+            params::TWELVE_MOVING,
+            params::TWELVE_FLYING,
+        ] {
             assert_eq!(EvalWeights::from_array(w.to_array()), w);
         }
         assert_eq!(params::MOVING.to_array()[6], params::MOVING.running_mill);

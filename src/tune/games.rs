@@ -20,6 +20,17 @@ impl PgnGame {
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
     }
+
+    /// White's score by the `Result` tag (1, 0.5 or 0), if the game has
+    /// ended.
+    pub fn white_score(&self) -> Option<f64> {
+        match self.tag("Result")? {
+            "1-0" => Some(1.0),
+            "1/2-1/2" => Some(0.5),
+            "0-1" => Some(0.0),
+            _ => None,
+        }
+    }
 }
 
 /// Why a game was left out.
@@ -174,6 +185,20 @@ mod tests {
 
 1. d2 d2 *
 "#;
+
+    #[test]
+    fn results_give_whites_score() {
+        let game = |result: &str| PgnGame {
+            tags: vec![("Result".to_string(), result.to_string())],
+            moves: Vec::new(),
+        };
+        assert_eq!(game("1-0").white_score(), Some(1.0));
+        assert_eq!(game("0-1").white_score(), Some(0.0));
+        assert_eq!(game("1/2-1/2").white_score(), Some(0.5));
+        assert_eq!(game("*").white_score(), None);
+        assert_eq!(PgnGame::default().white_score(), None);
+        assert_eq!(parse_pgn(PGN)[0].white_score(), Some(0.5));
+    }
 
     #[test]
     fn games_split_and_keep_only_their_moves() {

@@ -1,9 +1,10 @@
 //! `mulino tune`: the evaluation's weights fitted to the databases'
 //! values (Texel tuning). The positions come from games (PGN files, as
 //! `mulino match` writes them); each is labelled with its exact value
-//! from the databases (moving phase, and placing layers where built),
-//! and each phase's weights (`search::params`) are fitted to predict it.
-//! Every fifth game is held out to show whether the fit carries over.
+//! from the databases (moving phase, and placing layers where built) or,
+//! in rule sets without databases, with the result of its game, and each
+//! phase's weights (`search::params`) are fitted to predict it. Every
+//! fifth game is held out to show whether the fit carries over.
 //!
 //! It prints the fit and the weights; a change to `search::params` is
 //! kept only if it then wins in matches (README, "Performance").
@@ -16,7 +17,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 
-use crate::core::Variant;
+use crate::core::{Color, Variant};
 use crate::search::eval::{self, Phase};
 use crate::search::params::EvalWeights;
 use crate::search::patterns;
@@ -30,9 +31,11 @@ pub struct TuneArgs {
     /// PGN files of games in the rule set (`mulino match --pgn`).
     #[arg(required = true)]
     pub pgn: Vec<PathBuf>,
-    /// The database directory that labels the positions.
+    /// The database directory that labels the positions; without it,
+    /// each position is labelled with its game's result (a game without
+    /// one is left out).
     #[arg(long)]
-    pub tb: PathBuf,
+    pub tb: Option<PathBuf>,
     /// The rule set (a variant name); games of other rules are left out.
     #[arg(long, default_value = "nine")]
     pub variant: String,
@@ -89,8 +92,14 @@ pub fn run(args: TuneArgs) -> Result<()> {
             .with_context(|| format!("no weight {name:?} ({})", EvalWeights::NAMES.join(", ")))?;
         frozen[i] = true;
     }
-    let tb_rules = TbRules::from_rules(&rules)?;
-    let tables = Tablebases::under(&args.tb, tb_rules, NMoveLimits::of(&rules));
+    let tables = match &args.tb {
+        Some(dir) => Some(Tablebases::under(
+            dir,
+            TbRules::from_rules(&rules)?,
+            NMoveLimits::of(&rules),
+        )),
+        None => None,
+    };
     let mut sets: Vec<Set> = Phase::ALL.iter().map(|_| Set::default()).collect();
     let mut seen = HashSet::new();
     let (mut games_used, mut skipped, mut unlabelled, mut repeated) = (0usize, 0usize, 0, 0);
@@ -108,6 +117,12 @@ pub fn run(args: TuneArgs) -> Result<()> {
                     continue;
                 }
             };
+            // White's score, where the game's result labels.
+            let white_score = game.white_score();
+            if tables.is_none() && white_score.is_none() {
+                skipped += 1;
+                continue;
+            }
             let held = games_used % 5 == 4;
             games_used += 1;
             for pos in positions.iter().skip(args.skip_plies) {
@@ -119,16 +134,26 @@ pub fn run(args: TuneArgs) -> Result<()> {
                 if !phases.contains(&phase) {
                     continue;
                 }
-                let Some(wdl) = tables.value(pos).and_then(|v| v.rule.or(v.pure)) else {
-                    unlabelled += 1;
+                let target = if let Some(tables) = &tables {
+                    match tables.value(pos).and_then(|v| v.rule.or(v.pure)) {
+                        Some(Wdl::Win) => 1.0,
+                        Some(Wdl::Draw) => 0.5,
+                        Some(Wdl::Loss) => 0.0,
+                        None => {
+                            unlabelled += 1;
+                            continue;
+                        }
+                    }
+                } else if let Some(w) = white_score {
+                    if pos.side_to_move() == Color::White {
+                        w
+                    } else {
+                        1.0 - w
+                    }
+                } else {
                     continue;
                 };
                 let (terms, fixed) = eval::terms(pos, &rules).linear();
-                let target = match wdl {
-                    Wdl::Win => 1.0,
-                    Wdl::Draw => 0.5,
-                    Wdl::Loss => 0.0,
-                };
                 let set = &mut sets[phase as usize];
                 let sample = Sample {
                     terms,
@@ -149,7 +174,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
          without a database value {unlabelled}, repeated {repeated}"
     );
     if labelled == 0 {
-        bail!("no position has a database value (is --tb the right directory?)");
+        bail!("no position has a label (is --tb the right directory? do the games have results?)");
     }
     // The scale is fitted with the weights, in turns: the piece is fixed
     // at 100, so the scale is what sets the other weights against it.
@@ -168,7 +193,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
     }
     let old: Vec<[f64; EvalWeights::COUNT]> = fitting
         .iter()
-        .map(|p| p.weights().to_array().map(f64::from))
+        .map(|p| p.weights(&rules).to_array().map(f64::from))
         .collect();
     let groups = |w: &[[f64; EvalWeights::COUNT]]| -> Vec<(&[Sample], [f64; EvalWeights::COUNT])> {
         fitting

@@ -214,9 +214,7 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> i32 {
 #[inline(always)]
 pub fn evaluate_full(pos: &Position, rules: &Rules) -> Evaluation {
     let phase = Phase::of(pos, rules);
-    if patterns::score_phase(phase, rules)
-        && (phase != Phase::Moving || patterns::scores_moving(pos, rules))
-    {
+    if patterns::score_phase(phase, rules) {
         return patterns::evaluate_phase(pos, rules, phase);
     }
     evaluate_with(pos, rules, phase.weights(rules))

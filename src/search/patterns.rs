@@ -17,7 +17,7 @@ mod placing;
 
 use super::eval::{Evaluation, Phase, can_close_mill};
 use crate::core::rules::PlacingMill;
-use crate::core::{Bitboard, Color, Position, Rules};
+use crate::core::{Bitboard, Position, Rules};
 
 /// Whether the placing patterns apply: the rules they were fitted under (nine
 /// pieces, no diagonals, no moving while placing, mills remove at once).
@@ -76,20 +76,10 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> Evaluation {
     }
 }
 
-/// Whether the moving patterns may apply: Nine's rules, flying at three
-/// or no flying at all (Cheng San Qi), mills that count every time.
+/// Whether the moving patterns apply: Nine's rules, flying at three.
 #[inline]
 pub fn apply_moving(rules: &Rules) -> bool {
-    apply(rules) && (!rules.flying || rules.fly_at == 3) && !rules.one_time_mills
-}
-
-/// Whether the moving patterns score `pos`, a position of the moving
-/// phase under rules where `apply_moving` holds: where nobody flies, only
-/// while both sides have four pieces or more (a side of three that cannot
-/// fly is what the fitted table never saw: Nine's three fly).
-#[inline]
-pub fn scores_moving(pos: &Position, rules: &Rules) -> bool {
-    rules.flying || Color::ALL.iter().all(|&c| pos.pieces(c).count() > 3)
+    apply(rules) && rules.flying && rules.fly_at == 3 && !rules.one_time_mills
 }
 
 /// Whether the patterns, not the weighted terms, score `phase` under

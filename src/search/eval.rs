@@ -35,19 +35,10 @@ impl Phase {
         }
     }
 
-    /// Its weights under `rules`: Twelve Men's Morris's own where
-    /// [`params::twelve_weights`] holds, the others' (fitted in Nine Men's
-    /// Morris) elsewhere.
+    /// Its weights under `rules` (`params::WeightSet`).
     #[inline]
     pub fn weights(self, rules: &Rules) -> &'static EvalWeights {
-        match (self, params::twelve_weights(rules)) {
-            (Phase::Placing, false) => &params::PLACING,
-            (Phase::Moving, false) => &params::MOVING,
-            (Phase::Flying, false) => &params::FLYING,
-            (Phase::Placing, true) => &params::TWELVE_PLACING,
-            (Phase::Moving, true) => &params::TWELVE_MOVING,
-            (Phase::Flying, true) => &params::TWELVE_FLYING,
-        }
+        params::WeightSet::of(rules).weights(self)
     }
 
     /// The name of its weights in `params`.
@@ -373,19 +364,28 @@ pub(super) mod tests {
     }
 
     #[test]
-    fn twelves_weights_serve_twelve_and_morabaraba_only() {
-        // Equal weights would make the check below pass vacuously.
-        assert_ne!(params::TWELVE_MOVING, params::MOVING);
+    fn each_rule_set_is_scored_by_its_weights() {
+        use params::WeightSet;
         for v in Variant::ALL {
             let rules = v.rules();
-            let twelve = matches!(v, Variant::Twelve | Variant::Morabaraba);
-            assert_eq!(params::twelve_weights(&rules), twelve, "{v:?}");
-            let want = if twelve {
-                params::TWELVE_MOVING
-            } else {
-                params::MOVING
+            let want = match v {
+                Variant::Twelve | Variant::Morabaraba => WeightSet::Twelve,
+                Variant::Dooz => WeightSet::Dooz,
+                _ => WeightSet::Nine,
             };
-            assert_eq!(*Phase::Moving.weights(&rules), want, "{v:?}");
+            assert_eq!(WeightSet::of(&rules), want, "{v:?}");
+            for phase in Phase::ALL {
+                assert_eq!(phase.weights(&rules), want.weights(phase), "{v:?}");
+            }
+        }
+        // Sets with equal weights would make the checks above vacuous.
+        for phase in [Phase::Placing, Phase::Moving] {
+            let [nine, twelve, dooz] =
+                [WeightSet::Nine, WeightSet::Twelve, WeightSet::Dooz].map(|s| s.weights(phase));
+            assert!(
+                nine != twelve && nine != dooz && twelve != dooz,
+                "{phase:?}"
+            );
         }
     }
 
@@ -398,6 +398,8 @@ pub(super) mod tests {
             params::TWELVE_PLACING,
             params::TWELVE_MOVING,
             params::TWELVE_FLYING,
+            params::DOOZ_PLACING,
+            params::DOOZ_MOVING,
         ] {
             assert_eq!(EvalWeights::from_array(w.to_array()), w);
         }

@@ -188,8 +188,8 @@ impl WeightSet {
 /// Twelve Men's Morris's placing and moving weights, fitted by `mulino
 /// tune --variant twelve --skip-plies 6 --freeze in_hand` (no databases:
 /// each position labelled with its game's result) to 3,000 self-play
-/// games at 30,000 nodes a move (README, "The evaluation tuned on the
-/// databases' values"). Held-out squared error, placing 0.1124 -> 0.0839,
+/// games at 30,000 nodes a move (README, "Without databases: each
+/// position labelled with its game's result"). Held-out squared error, placing 0.1124 -> 0.0839,
 /// moving 0.0417 -> 0.0331.
 pub const TWELVE_PLACING: EvalWeights = EvalWeights {
     in_hand: 100,

@@ -19,7 +19,7 @@ use anyhow::{Context, Result, bail};
 
 use crate::core::{Color, Variant};
 use crate::search::eval::{self, Phase};
-use crate::search::params::EvalWeights;
+use crate::search::params::{self, EvalWeights};
 use crate::search::patterns;
 use crate::tb::probe::Tablebases;
 use crate::tb::{NMoveLimits, TbRules, Wdl};
@@ -202,6 +202,10 @@ pub fn run(args: TuneArgs) -> Result<()> {
             .map(|(&p, w)| (sets[p as usize].train.as_slice(), *w))
             .collect()
     };
+    println!(
+        "weights in use: search::params, set {:?}",
+        params::WeightSet::of(&rules)
+    );
     let k_old = texel::fit_k(&groups(&old));
     let (mut k, mut new) = (k_old, old.clone());
     for _ in 0..args.rounds {

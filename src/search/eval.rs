@@ -371,6 +371,7 @@ pub(super) mod tests {
             let want = match v {
                 Variant::Twelve | Variant::Morabaraba => WeightSet::Twelve,
                 Variant::Dooz => WeightSet::Dooz,
+                Variant::Lasker => WeightSet::Lasker,
                 _ => WeightSet::Nine,
             };
             assert_eq!(WeightSet::of(&rules), want, "{v:?}");
@@ -380,12 +381,18 @@ pub(super) mod tests {
         }
         // Sets with equal weights would make the checks above vacuous.
         for phase in [Phase::Placing, Phase::Moving] {
-            let [nine, twelve, dooz] =
-                [WeightSet::Nine, WeightSet::Twelve, WeightSet::Dooz].map(|s| s.weights(phase));
-            assert!(
-                nine != twelve && nine != dooz && twelve != dooz,
-                "{phase:?}"
-            );
+            let sets = [
+                WeightSet::Nine,
+                WeightSet::Twelve,
+                WeightSet::Dooz,
+                WeightSet::Lasker,
+            ]
+            .map(|s| s.weights(phase));
+            for (i, a) in sets.iter().enumerate() {
+                for b in &sets[i + 1..] {
+                    assert_ne!(a, b, "{phase:?}");
+                }
+            }
         }
     }
 
@@ -400,6 +407,8 @@ pub(super) mod tests {
             params::TWELVE_FLYING,
             params::DOOZ_PLACING,
             params::DOOZ_MOVING,
+            params::LASKER_PLACING,
+            params::LASKER_MOVING,
         ] {
             assert_eq!(EvalWeights::from_array(w.to_array()), w);
         }

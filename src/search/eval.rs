@@ -379,15 +379,13 @@ pub(super) mod tests {
                 assert_eq!(phase.weights(&rules), want.weights(phase), "{v:?}");
             }
         }
+        // `WEIGHT_SETS` is indexed by the discriminants.
+        for (i, set) in WeightSet::ALL.into_iter().enumerate() {
+            assert_eq!(set as usize, i);
+        }
         // Sets with equal weights would make the checks above vacuous.
         for phase in [Phase::Placing, Phase::Moving] {
-            let sets = [
-                WeightSet::Nine,
-                WeightSet::Twelve,
-                WeightSet::Dooz,
-                WeightSet::Lasker,
-            ]
-            .map(|s| s.weights(phase));
+            let sets = WeightSet::ALL.map(|s| s.weights(phase));
             for (i, a) in sets.iter().enumerate() {
                 for b in &sets[i + 1..] {
                     assert_ne!(a, b, "{phase:?}");
@@ -404,7 +402,6 @@ pub(super) mod tests {
             params::FLYING,
             params::TWELVE_PLACING,
             params::TWELVE_MOVING,
-            params::TWELVE_FLYING,
             params::DOOZ_PLACING,
             params::DOOZ_MOVING,
             params::LASKER_PLACING,

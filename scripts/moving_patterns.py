@@ -18,7 +18,7 @@
 # Usage: scripts/moving_patterns.py TBDIR GAMES.pgn... [--bin target/release/mulino]
 #          [--step 2] [--epochs 6] [--scale 0.3045] [--out FILE.rs]
 from millpgn import Engine
-from patterns_fit import nine_games, INDEX, LINES, Fit, canon, line_features, options, value, write
+from patterns_fit import nine_games, LINES, Fit, canon, line_features, options, play, relative, value, write
 
 opts, TBDIR, PGNS = options(
     {"--bin": "target/release/mulino", "--step": "2", "--epochs": "6", "--scale": "0.3045", "--out": ""},
@@ -48,8 +48,7 @@ def can_close(cell, who):
 
 def features(board, side):
     """(key, x) pairs of a position; board[i] is 0 empty, 1 White, 2 Black."""
-    own = side + 1
-    cell = [0 if b == 0 else 1 if b == own else 2 for b in board]
+    cell = relative(board, side)
     steps = [0, 0, 0]
     for p in range(24):
         if cell[p]:
@@ -75,15 +74,7 @@ for n, moves, held in nine_games(PGNS):
             v = value(probe, moves[:ply])
             if v is not None:
                 data.append((features(board, side), v, held))
-        step, _, gone = m.partition("x")
-        if "-" in step:
-            a, b = step.split("-")
-            board[INDEX[a]] = 0
-            board[INDEX[b]] = side + 1
-        else:
-            board[INDEX[step]] = side + 1
-        if gone:
-            board[INDEX[gone]] = 0
+        play(board, side, m)
         side = 1 - side
 probe.send("quit")
 

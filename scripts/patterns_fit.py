@@ -1,6 +1,6 @@
 # Shared by placing_patterns.py and moving_patterns.py: the board as the
-# engine numbers it, the lines and their classes, the command line, and the
-# logistic fit of sparse features to database values.
+# engine numbers it, a move played on it, the lines and their classes, the
+# command line, and the logistic fit of sparse features to database values.
 import math, random, sys
 
 from millpgn import games
@@ -23,6 +23,25 @@ def canon(c):
     """A configuration and its mirror image share a weight."""
     a, b, d = c // 9, c // 3 % 3, c % 3
     return min(c, d * 9 + b * 3 + a)
+
+
+def relative(board, side):
+    """The board from `side`'s point of view (board[i]: 0 empty, 1 White, 2
+    Black; the result: 0 empty, 1 side's, 2 the other's)."""
+    own = side + 1
+    return [0 if b == 0 else 1 if b == own else 2 for b in board]
+
+
+def play(board, side, move):
+    """Plays `side`'s (0 White, 1 Black) turn `move` on `board`: a placement
+    `d6` or a step `d6-d5`, with its removal `xb4` if any."""
+    step, _, gone = move.partition("x")
+    if "-" in step:
+        frm, step = step.split("-")
+        board[INDEX[frm]] = 0
+    board[INDEX[step]] = side + 1
+    if gone:
+        board[INDEX[gone]] = 0
 
 
 def line_features(cell):

@@ -21,7 +21,7 @@
 # (`--out src/search/patterns/placing.rs` replaces the engine's table.)
 # Prints the held-out squared error of a constant and of the fit.
 from millpgn import Engine
-from patterns_fit import nine_games, INDEX, Fit, canon, line_features, options, value, write
+from patterns_fit import nine_games, Fit, canon, line_features, options, play, relative, value, write
 
 opts, TBDIR, PGNS = options(
     {"--bin": "target/release/mulino", "--epochs": "8", "--scale": "0.3045", "--out": ""},
@@ -30,8 +30,7 @@ opts, TBDIR, PGNS = options(
 
 def features(board, side, hands):
     """(key, x) pairs of a position; board[i] is 0 empty, 1 White, 2 Black."""
-    own = 1 if side == 0 else 2
-    cell = [0 if b == 0 else 1 if b == own else 2 for b in board]
+    cell = relative(board, side)
     oh, th = hands[side], hands[1 - side]
     material = cell.count(1) + oh - cell.count(2) - th
     return line_features(cell) + [(("M",), float(material)), (("H", oh, th), 1.0), (("B",), 1.0)]
@@ -52,11 +51,8 @@ for n, moves, held in nine_games(PGNS):
                 data.append((features(board, side, hands), v, held))
         if "-" in m:
             break
-        to, _, gone = m.partition("x")
-        board[INDEX[to]] = side + 1
+        play(board, side, m)
         hands[side] -= 1
-        if gone:
-            board[INDEX[gone]] = 0
         side = 1 - side
 probe.send("quit")
 

@@ -46,8 +46,9 @@ enum Sub {
     Tb(mulino::tb_cli::TbArgs),
     /// Play and analyse in the browser: serve the page and print its URL.
     Gui(mulino::web::GuiArgs),
-    /// Fit the evaluation's weights to the databases' values over the
-    /// positions of games (Texel tuning; for the engine's developers).
+    /// Fit the evaluation's weights to the databases' values, or to the
+    /// games' results, over the positions of games (Texel tuning; for the
+    /// engine's developers).
     Tune(mulino::tune::TuneArgs),
     /// Any other protocol command, run once (`mulino go depth 8`).
     #[command(external_subcommand)]

@@ -372,6 +372,8 @@ pub(super) mod tests {
                 Variant::Twelve | Variant::Morabaraba => WeightSet::Twelve,
                 Variant::Dooz => WeightSet::Dooz,
                 Variant::Lasker => WeightSet::Lasker,
+                Variant::DaSanQi => WeightSet::DaSanQi,
+                Variant::ElFilja => WeightSet::ElFilja,
                 _ => WeightSet::Nine,
             };
             assert_eq!(WeightSet::of(&rules), want, "{v:?}");

@@ -369,11 +369,12 @@ pub(super) mod tests {
         for v in Variant::ALL {
             let rules = v.rules();
             let want = match v {
-                Variant::Twelve | Variant::Morabaraba => WeightSet::Twelve,
+                Variant::Twelve | Variant::Morabaraba | Variant::ZhiQi => WeightSet::Twelve,
                 Variant::Dooz => WeightSet::Dooz,
                 Variant::Lasker => WeightSet::Lasker,
                 Variant::DaSanQi => WeightSet::DaSanQi,
                 Variant::ElFilja => WeightSet::ElFilja,
+                Variant::Experimental => WeightSet::Experimental,
                 _ => WeightSet::Nine,
             };
             assert_eq!(WeightSet::of(&rules), want, "{v:?}");
@@ -447,7 +448,7 @@ pub(super) mod tests {
             pos = pos.play(&rules, Move::place(p.parse().unwrap())).unwrap();
         }
         assert_eq!(pos.side_to_move(), Color::Black);
-        assert_eq!(term(&pos, &rules), -params::PLACING.mill_majority);
+        assert_eq!(term(&pos, &rules), -params::EL_FILJA_PLACING.mill_majority);
         // Black closes a1-d1-g1: one mill each, no majority.
         let even = pos
             .play(&rules, Move::place("g1".parse().unwrap()))
@@ -457,7 +458,7 @@ pub(super) mod tests {
         let g7xa1 = Move::place("g7".parse().unwrap()).with_removal("a1".parse().unwrap());
         let nine = nine.play(&nine_rules, g7xa1).unwrap();
         assert_eq!(term(&nine, &nine_rules), 0);
-        const { assert!(params::PLACING.mill_majority > 0) };
+        const { assert!(params::EL_FILJA_PLACING.mill_majority > 0) };
     }
 
     #[test]

@@ -143,7 +143,7 @@ pub const FLYING: EvalWeights = EvalWeights {
 pub enum WeightSet {
     Nine,
     /// Twelve pieces with diagonals, placing mills that remove from the
-    /// board, the attacker first when placing ends (Twelve Men's Morris,
+    /// board, White first when placing ends (Twelve Men's Morris,
     /// Morabaraba and Zhi Qi).
     Twelve,
     /// The same, but placing mills take from the opponent's hand (Dooz).
@@ -156,8 +156,9 @@ pub enum WeightSet {
     /// Placing mills remove nothing until placing ends, and then remove by
     /// the sides' mill counts (El Filja).
     ElFilja,
-    /// Twelve pieces with diagonals, the defender first when placing ends
-    /// and a full board emptied by two removals (Experimental).
+    /// Placing mills that remove from the board, Black first when placing
+    /// ends (Experimental, which also has twelve pieces, diagonals and
+    /// two removals on a full board).
     Experimental,
 }
 

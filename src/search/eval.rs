@@ -399,18 +399,15 @@ pub(super) mod tests {
 
     #[test]
     fn weights_go_to_an_array_and_back() {
-        for w in [
-            params::PLACING,
-            params::MOVING,
-            params::FLYING,
-            params::TWELVE_PLACING,
-            params::TWELVE_MOVING,
-            params::DOOZ_PLACING,
-            params::DOOZ_MOVING,
-            params::LASKER_PLACING,
-            params::LASKER_MOVING,
-        ] {
-            assert_eq!(EvalWeights::from_array(w.to_array()), w);
+        for set in params::WeightSet::ALL {
+            for phase in Phase::ALL {
+                let w = *set.weights(phase);
+                assert_eq!(
+                    EvalWeights::from_array(w.to_array()),
+                    w,
+                    "{set:?} {phase:?}"
+                );
+            }
         }
         assert_eq!(params::MOVING.to_array()[6], params::MOVING.running_mill);
         assert_eq!(EvalWeights::NAMES[6], "running_mill");

@@ -4,18 +4,27 @@
 //! `scripts/placing_patterns.py`); for the moving phase, the same kind of
 //! line weights, one per pair of piece counts, per number of steps of each
 //! side and for each side's mill to close (`moving.rs`, written by
-//! `scripts/moving_patterns.py`).
+//! `scripts/moving_patterns.py`). The twelve-piece rule sets with
+//! diagonals that Twelve's weights score (Twelve Men's Morris, Morabaraba,
+//! Zhi Qi) have placing patterns of their own over the board's 20 lines,
+//! fitted to self-play games' results (`twelve.rs`, written by
+//! `scripts/twelve_patterns.py`): there are no databases for them.
 //!
 //! Against the linear terms of `eval` (still used where a side flies and
 //! in the other rule sets), they predict the databases' values of held-out
 //! games' positions better (squared error, placing: 0.0505 against 0.0815;
 //! moving: 0.0326 against 0.0438) and throw away fewer critical values in
-//! play; the README gives the figures.
+//! play; the twelve-piece patterns predict held-out games' results better
+//! than Twelve's weights (Twelve Men's Morris 0.0639 against 0.0840,
+//! Morabaraba 0.0698 against 0.0962, Zhi Qi 0.0670 against 0.0887). The
+//! README gives the figures.
 
 mod moving;
 mod placing;
+mod twelve;
 
 use super::eval::{Evaluation, Phase, can_close_mill};
+use super::params::WeightSet;
 use crate::core::rules::PlacingMill;
 use crate::core::{Bitboard, Position, Rules};
 
@@ -56,6 +65,29 @@ const LINES: [[usize; 3]; 16] = {
 /// rings' sides 0, the middle ring's sides 1, the cross lines 2.
 const CLASS: [usize; 16] = [0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 2, 2, 2, 2];
 
+/// The 20 lines of the board with diagonals: `LINES`, then the diagonals
+/// from the outer ring's corners a1, a7, g7 and g1 inwards (corner slots 5,
+/// 7, 1 and 3 of each ring), in the order of `scripts/twelve_patterns.py`.
+const LINES_DIAGONAL: [[usize; 3]; 20] = {
+    let mut l = [[0; 3]; 20];
+    let mut i = 0;
+    while i < 16 {
+        l[i] = LINES[i];
+        i += 1;
+    }
+    let corners = [5, 7, 1, 3];
+    let mut k = 0;
+    while k < 4 {
+        let c = corners[k];
+        l[16 + k] = [16 + c, 8 + c, c];
+        k += 1;
+    }
+    l
+};
+
+/// `CLASS`, and the diagonals' class 3.
+const CLASS_DIAGONAL: [usize; 20] = [0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 2, 2, 2, 2, 3, 3, 3, 3];
+
 /// The evaluation of the placing position `pos` (rules for which `apply`
 /// holds), for the side to move, in centipieces.
 #[inline]
@@ -63,7 +95,7 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> Evaluation {
     let us = pos.side_to_move();
     let them = us.opponent();
     let (ours, theirs) = (pos.pieces(us), pos.pieces(them));
-    let mut score = placing::BIAS + lines(&placing::LINE, ours, theirs);
+    let mut score = placing::BIAS + lines(&placing::LINE, &LINES, &CLASS, ours, theirs);
     let (our_hand, their_hand) = (pos.in_hand(us), pos.in_hand(them));
     score += i32::from(placing::HAND[usize::from(our_hand.min(9))][usize::from(their_hand.min(9))]);
     let material = (ours.count() as i32 + i32::from(our_hand))
@@ -72,6 +104,39 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> Evaluation {
     let features = rules.geometry().line_features(ours, pos.empty());
     Evaluation {
         score,
+        can_close: can_close_mill(pos, rules, us, &features),
+    }
+}
+
+/// Whether the twelve-piece placing patterns apply: the rule sets that
+/// Twelve's weights score (twelve pieces, diagonals, placing mills that
+/// remove from the board, White first when placing ends).
+#[inline]
+pub fn apply_twelve(rules: &Rules) -> bool {
+    WeightSet::of(rules) == WeightSet::Twelve
+}
+
+/// The evaluation of the placing position `pos` (rules for which
+/// `apply_twelve` holds), for the side to move, in centipieces.
+#[inline]
+pub fn evaluate_twelve(pos: &Position, rules: &Rules) -> Evaluation {
+    let us = pos.side_to_move();
+    let them = us.opponent();
+    let (ours, theirs) = (pos.pieces(us), pos.pieces(them));
+    let lines = lines(
+        &twelve::LINE,
+        &LINES_DIAGONAL,
+        &CLASS_DIAGONAL,
+        ours,
+        theirs,
+    );
+    let (our_hand, their_hand) = (pos.in_hand(us), pos.in_hand(them));
+    let hand = twelve::HAND[usize::from(our_hand.min(12))][usize::from(their_hand.min(12))];
+    let material = (ours.count() as i32 + i32::from(our_hand))
+        - (theirs.count() as i32 + i32::from(their_hand));
+    let features = rules.geometry().line_features(ours, pos.empty());
+    Evaluation {
+        score: twelve::BIAS + lines + i32::from(hand) + twelve::MATERIAL * material,
         can_close: can_close_mill(pos, rules, us, &features),
     }
 }
@@ -87,7 +152,7 @@ pub fn apply_moving(rules: &Rules) -> bool {
 #[inline]
 pub fn score_phase(phase: Phase, rules: &Rules) -> bool {
     match phase {
-        Phase::Placing => apply(rules),
+        Phase::Placing => apply(rules) || apply_twelve(rules),
         Phase::Moving => apply_moving(rules),
         Phase::Flying => false,
     }
@@ -97,18 +162,27 @@ pub fn score_phase(phase: Phase, rules: &Rules) -> bool {
 /// `score_phase` holds.
 #[inline]
 pub fn evaluate_phase(pos: &Position, rules: &Rules, phase: Phase) -> Evaluation {
-    if phase == Phase::Placing {
+    if phase == Phase::Placing && apply(rules) {
         evaluate(pos, rules)
+    } else if phase == Phase::Placing {
+        evaluate_twelve(pos, rules)
     } else {
         evaluate_moving(pos, rules)
     }
 }
 
-/// The sum of the line weights of `table` for `ours` and `theirs`.
+/// The sum of the weights of `table` by `class` for what `ours` and
+/// `theirs` hold on each of `lines`.
 #[inline(always)]
-fn lines(table: &[[i16; 27]; 3], ours: Bitboard, theirs: Bitboard) -> i32 {
+fn lines(
+    table: &[[i16; 27]],
+    lines: &[[usize; 3]],
+    class: &[usize],
+    ours: Bitboard,
+    theirs: Bitboard,
+) -> i32 {
     let mut score = 0;
-    for (line, &class) in LINES.iter().zip(&CLASS) {
+    for (line, &class) in lines.iter().zip(class) {
         let mut config = 0;
         for &p in line {
             let digit = ((ours.0 >> p) & 1) + 2 * ((theirs.0 >> p) & 1);
@@ -130,7 +204,7 @@ pub fn evaluate_moving(pos: &Position, rules: &Rules) -> Evaluation {
     let [fu, ft] = g.line_features_pair(ours, theirs, empty);
     let [mu, mt] = g.mobility_pair(ours, theirs, empty);
     let can_close = can_close_mill(pos, rules, us, &fu);
-    let mut score = moving::BIAS + lines(&moving::LINE, ours, theirs);
+    let mut score = moving::BIAS + lines(&moving::LINE, &LINES, &CLASS, ours, theirs);
     score +=
         i32::from(moving::MATERIAL[ours.count().min(9) as usize][theirs.count().min(9) as usize]);
     score += i32::from(moving::OUR_MOBILITY[mu.min(14) as usize]);
@@ -152,15 +226,24 @@ mod tests {
 
     #[test]
     fn the_lines_are_the_boards_with_the_middle_in_the_middle() {
-        let rules = Variant::Nine.rules();
+        for (variant, lines) in [
+            (Variant::Nine, &LINES[..]),
+            (Variant::Twelve, &LINES_DIAGONAL[..]),
+        ] {
+            lines_are_the_boards(variant, lines);
+        }
+    }
+
+    fn lines_are_the_boards(variant: Variant, lines: &[[usize; 3]]) {
+        let rules = variant.rules();
         let g = rules.geometry();
         let bits = |l: &[usize; 3]| Bitboard(l.iter().map(|&p| 1 << p).sum());
-        let mut ours: Vec<u32> = LINES.iter().map(|l| bits(l).0).collect();
+        let mut ours: Vec<u32> = lines.iter().map(|l| bits(l).0).collect();
         let mut board: Vec<u32> = g.lines.iter().map(|b| b.0).collect();
         ours.sort_unstable();
         board.sort_unstable();
-        assert_eq!(ours, board);
-        for l in &LINES {
+        assert_eq!(ours, board, "{variant:?}");
+        for l in lines {
             // The middle point is adjacent to both ends; the ends are not
             // adjacent to each other.
             assert!(g.adjacent[l[1]].0 & (1 << l[0]) != 0);
@@ -184,10 +267,30 @@ mod tests {
         }
     }
 
-    /// The positions of random Nine games, with the moves that led to
-    /// each.
-    fn random_positions() -> Vec<(Position, Vec<Move>)> {
-        let rules = Variant::Nine.rules();
+    #[test]
+    fn the_twelve_patterns_apply_where_twelves_weights_score() {
+        for v in [Variant::Twelve, Variant::Morabaraba, Variant::ZhiQi] {
+            let rules = v.rules();
+            assert!(apply_twelve(&rules) && !apply(&rules), "{v:?}");
+            assert!(score_phase(Phase::Placing, &rules), "{v:?}");
+            assert!(!score_phase(Phase::Moving, &rules), "{v:?}");
+        }
+        for v in [
+            Variant::Nine,
+            Variant::Lasker,
+            Variant::Dooz,
+            Variant::ElFilja,
+            Variant::DaSanQi,
+            Variant::Experimental,
+        ] {
+            assert!(!apply_twelve(&v.rules()), "{v:?}");
+        }
+    }
+
+    /// The positions of random games of `variant`, with the moves that led
+    /// to each.
+    fn random_positions(variant: Variant) -> Vec<(Position, Vec<Move>)> {
+        let rules = variant.rules();
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut out = Vec::new();
         let mut list = MoveList::new();
@@ -211,14 +314,15 @@ mod tests {
         out
     }
 
-    /// The patterns' evaluation of `pos` in Nine Men's Morris, where they
-    /// score every phase but flying (written out, not `score_phase`, so
-    /// that the tests check the engine's choice).
+    /// The patterns' evaluation of `pos`: in Nine Men's Morris every phase
+    /// but flying, in Twelve Men's Morris placing (written out, not
+    /// `score_phase`, so that the tests check the engine's choice).
     fn patterns_of(pos: &Position, rules: &Rules) -> Option<Evaluation> {
-        match Phase::of(pos, rules) {
-            Phase::Placing => Some(evaluate(pos, rules)),
-            Phase::Moving => Some(evaluate_moving(pos, rules)),
-            Phase::Flying => None,
+        match (Phase::of(pos, rules), rules.pieces) {
+            (Phase::Placing, 9) => Some(evaluate(pos, rules)),
+            (Phase::Moving, 9) => Some(evaluate_moving(pos, rules)),
+            (Phase::Placing, 12) => Some(evaluate_twelve(pos, rules)),
+            _ => None,
         }
     }
 
@@ -226,28 +330,47 @@ mod tests {
     fn a_mill_to_close_is_seen_as_the_terms_see_it() {
         // The quiescence search relies on `can_close`; flying positions
         // keep the terms.
-        let rules = Variant::Nine.rules();
-        let mut seen = [[0; 2]; 3];
-        for (pos, _) in random_positions() {
-            let terms = crate::search::eval::evaluate_by_terms(&pos, &rules);
-            let e = patterns_of(&pos, &rules).unwrap_or(terms);
-            assert_eq!(e.can_close, terms.can_close, "{}", pos.fen(&rules));
-            assert_eq!(crate::search::eval::evaluate(&pos, &rules), e.score);
-            seen[Phase::of(&pos, &rules) as usize][usize::from(e.can_close)] += 1;
-        }
-        for (phase, n) in seen.iter().enumerate() {
-            assert!(n[0] > 20 && n[1] > 20, "{phase}: {n:?}");
+        for variant in [Variant::Nine, Variant::Twelve] {
+            let rules = variant.rules();
+            let mut seen = [[0; 2]; 3];
+            for (pos, _) in random_positions(variant) {
+                let terms = crate::search::eval::evaluate_by_terms(&pos, &rules);
+                let e = patterns_of(&pos, &rules).unwrap_or(terms);
+                assert_eq!(e.can_close, terms.can_close, "{}", pos.fen(&rules));
+                assert_eq!(crate::search::eval::evaluate(&pos, &rules), e.score);
+                seen[Phase::of(&pos, &rules) as usize][usize::from(e.can_close)] += 1;
+            }
+            // Random Twelve games fill the board before anyone flies.
+            let phases = if variant == Variant::Nine { 3 } else { 2 };
+            for (phase, n) in seen.iter().enumerate().take(phases) {
+                assert!(n[0] > 20 && n[1] > 20, "{variant:?} {phase}: {n:?}");
+            }
         }
     }
 
     #[test]
     fn the_boards_symmetries_keep_the_evaluation() {
-        // Random games are replayed under each of the 16 symmetries.
-        let rules = Variant::Nine.rules();
+        // Random games are replayed under each of the 16 symmetries (the
+        // diagonals' board has them all).
+        for variant in [Variant::Nine, Variant::Twelve] {
+            let checked = symmetric_scores(variant);
+            let moving = if variant == Variant::Nine { 100 } else { 0 };
+            assert!(
+                checked[0] > 1000 && checked[1] >= moving,
+                "{variant:?}: {checked:?}"
+            );
+        }
+    }
+
+    /// Checks that the patterns score each random position of `variant` as
+    /// its image under each symmetry; how many placing and moving
+    /// positions were compared.
+    fn symmetric_scores(variant: Variant) -> [usize; 2] {
+        let rules = variant.rules();
         let image =
             |s: usize, p: Point| Point::new(symmetry::map_point(s, p.index()) as u8).unwrap();
         let mut checked = [0; 2];
-        for (pos, moves) in random_positions().into_iter().step_by(7) {
+        for (pos, moves) in random_positions(variant).into_iter().step_by(7) {
             let Some(e) = patterns_of(&pos, &rules) else {
                 continue;
             };
@@ -269,6 +392,6 @@ mod tests {
                 checked[usize::from(Phase::of(&q, &rules) == Phase::Moving)] += 1;
             }
         }
-        assert!(checked[0] > 1000 && checked[1] > 100, "{checked:?}");
+        checked
     }
 }

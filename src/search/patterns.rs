@@ -4,21 +4,25 @@
 //! `scripts/placing_patterns.py`); for the moving phase, the same kind of
 //! line weights, one per pair of piece counts, per number of steps of each
 //! side and for each side's mill to close (`moving.rs`, written by
-//! `scripts/moving_patterns.py`). The twelve-piece rule sets with
-//! diagonals that Twelve's weights score (Twelve Men's Morris, Morabaraba,
-//! Zhi Qi) have placing patterns of their own over the board's 20 lines,
-//! fitted to self-play games' results (`twelve.rs`, written by
-//! `scripts/twelve_patterns.py`): there are no databases for them.
+//! `scripts/moving_patterns.py`). Twelve-piece rule sets with diagonals
+//! have placing patterns of their own over the board's 20 lines, fitted to
+//! self-play games' results, as there are no databases for them: one table
+//! for those that Twelve's weights score (Twelve Men's Morris, Morabaraba,
+//! Zhi Qi; `twelve.rs`), one each for Dooz (`dooz.rs`) and Experimental
+//! (`experimental.rs`), all written by `scripts/diagonal_patterns.py`.
 //!
 //! Against the linear terms of `eval` (still used where a side flies and
 //! in the other rule sets), they predict the databases' values of held-out
 //! games' positions better (squared error, placing: 0.0505 against 0.0815;
 //! moving: 0.0326 against 0.0438) and throw away fewer critical values in
-//! play; the twelve-piece patterns predict held-out games' results better
-//! than Twelve's weights (Twelve Men's Morris 0.0639 against 0.0840,
-//! Morabaraba 0.0698 against 0.0962, Zhi Qi 0.0670 against 0.0887). The
-//! README gives the figures.
+//! play; the diagonal boards' patterns predict held-out games' results
+//! better than the weights (Twelve Men's Morris 0.0639 against 0.0840,
+//! Morabaraba 0.0698 against 0.0962, Zhi Qi 0.0670 against 0.0887, Dooz
+//! 0.1173 against 0.1533, Experimental 0.1158 against 0.2084). The README
+//! gives the figures.
 
+mod dooz;
+mod experimental;
 mod moving;
 mod placing;
 mod twelve;
@@ -67,7 +71,7 @@ const CLASS: [usize; 16] = [0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 2, 2, 2, 2];
 
 /// The 20 lines of the board with diagonals: `LINES`, then the diagonals
 /// from the outer ring's corners a1, a7, g7 and g1 inwards (corner slots 5,
-/// 7, 1 and 3 of each ring), in the order of `scripts/twelve_patterns.py`.
+/// 7, 1 and 3 of each ring), in the order of `scripts/diagonal_patterns.py`.
 const LINES_DIAGONAL: [[usize; 3]; 20] = {
     let mut l = [[0; 3]; 20];
     let mut i = 0;
@@ -108,35 +112,51 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> Evaluation {
     }
 }
 
-/// Whether the twelve-piece placing patterns apply: the rule sets that
-/// Twelve's weights score (twelve pieces, diagonals, placing mills that
-/// remove from the board, White first when placing ends).
-#[inline]
-pub fn apply_twelve(rules: &Rules) -> bool {
-    WeightSet::of(rules) == WeightSet::Twelve
+/// A placing evaluation of line patterns over the 20 lines of the board
+/// with diagonals (`LINES_DIAGONAL`), for twelve pieces a side.
+pub struct DiagonalPlacing {
+    /// By class of line (outer and inner sides, middle sides, cross lines,
+    /// diagonals) and configuration `a * 9 + b * 3 + c` of its points in
+    /// order (0 empty, 1 the side to move's, 2 the other's).
+    pub line: [[i16; 27]; 4],
+    /// By the side to move's pieces in hand and the other's.
+    pub hand: [[i16; 13]; 13],
+    /// A piece more, on the board or in hand.
+    pub material: i32,
+    pub bias: i32,
 }
 
-/// The evaluation of the placing position `pos` (rules for which
-/// `apply_twelve` holds), for the side to move, in centipieces.
+/// The diagonal board's placing patterns that score `rules`, if any: the
+/// rule sets that Twelve's weights score (twelve pieces, diagonals, placing
+/// mills that remove from the board, White first when placing ends) share
+/// one table, Dooz and Experimental have their own.
 #[inline]
-pub fn evaluate_twelve(pos: &Position, rules: &Rules) -> Evaluation {
+pub fn diagonal_placing(rules: &Rules) -> Option<&'static DiagonalPlacing> {
+    match WeightSet::of(rules) {
+        WeightSet::Twelve => Some(&twelve::PATTERNS),
+        WeightSet::Dooz => Some(&dooz::PATTERNS),
+        WeightSet::Experimental if rules.pieces == 12 && rules.diagonals => {
+            Some(&experimental::PATTERNS)
+        }
+        _ => None,
+    }
+}
+
+/// The evaluation of the placing position `pos` by the diagonal board's
+/// patterns `p`, for the side to move, in centipieces.
+#[inline]
+pub fn evaluate_diagonal(pos: &Position, rules: &Rules, p: &DiagonalPlacing) -> Evaluation {
     let us = pos.side_to_move();
     let them = us.opponent();
     let (ours, theirs) = (pos.pieces(us), pos.pieces(them));
-    let lines = lines(
-        &twelve::LINE,
-        &LINES_DIAGONAL,
-        &CLASS_DIAGONAL,
-        ours,
-        theirs,
-    );
+    let lines = lines(&p.line, &LINES_DIAGONAL, &CLASS_DIAGONAL, ours, theirs);
     let (our_hand, their_hand) = (pos.in_hand(us), pos.in_hand(them));
-    let hand = twelve::HAND[usize::from(our_hand.min(12))][usize::from(their_hand.min(12))];
+    let hand = p.hand[usize::from(our_hand.min(12))][usize::from(their_hand.min(12))];
     let material = (ours.count() as i32 + i32::from(our_hand))
         - (theirs.count() as i32 + i32::from(their_hand));
     let features = rules.geometry().line_features(ours, pos.empty());
     Evaluation {
-        score: twelve::BIAS + lines + i32::from(hand) + twelve::MATERIAL * material,
+        score: p.bias + lines + i32::from(hand) + p.material * material,
         can_close: can_close_mill(pos, rules, us, &features),
     }
 }
@@ -152,7 +172,7 @@ pub fn apply_moving(rules: &Rules) -> bool {
 #[inline]
 pub fn score_phase(phase: Phase, rules: &Rules) -> bool {
     match phase {
-        Phase::Placing => apply(rules) || apply_twelve(rules),
+        Phase::Placing => apply(rules) || diagonal_placing(rules).is_some(),
         Phase::Moving => apply_moving(rules),
         Phase::Flying => false,
     }
@@ -162,12 +182,10 @@ pub fn score_phase(phase: Phase, rules: &Rules) -> bool {
 /// `score_phase` holds.
 #[inline]
 pub fn evaluate_phase(pos: &Position, rules: &Rules, phase: Phase) -> Evaluation {
-    if phase == Phase::Placing && apply(rules) {
-        evaluate(pos, rules)
-    } else if phase == Phase::Placing {
-        evaluate_twelve(pos, rules)
-    } else {
-        evaluate_moving(pos, rules)
+    match (phase, diagonal_placing(rules)) {
+        (Phase::Placing, Some(p)) => evaluate_diagonal(pos, rules, p),
+        (Phase::Placing, None) => evaluate(pos, rules),
+        _ => evaluate_moving(pos, rules),
     }
 }
 
@@ -268,22 +286,38 @@ mod tests {
     }
 
     #[test]
-    fn the_twelve_patterns_apply_where_twelves_weights_score() {
+    fn the_diagonal_patterns_apply_where_they_were_fitted() {
+        let table = |v: Variant| diagonal_placing(&v.rules()).map(|p| p as *const _);
+        let twelve = Some(&twelve::PATTERNS as *const _);
         for v in [Variant::Twelve, Variant::Morabaraba, Variant::ZhiQi] {
+            assert_eq!(table(v), twelve, "{v:?}");
+        }
+        assert_eq!(
+            table(Variant::Experimental),
+            Some(&experimental::PATTERNS as *const _)
+        );
+        assert_eq!(table(Variant::Dooz), Some(&dooz::PATTERNS as *const _));
+        for v in [
+            Variant::Twelve,
+            Variant::Morabaraba,
+            Variant::ZhiQi,
+            Variant::Dooz,
+            Variant::Experimental,
+        ] {
             let rules = v.rules();
-            assert!(apply_twelve(&rules) && !apply(&rules), "{v:?}");
+            assert!(!apply(&rules), "{v:?}");
             assert!(score_phase(Phase::Placing, &rules), "{v:?}");
             assert!(!score_phase(Phase::Moving, &rules), "{v:?}");
         }
         for v in [
             Variant::Nine,
+            Variant::Russian,
+            Variant::ChengSanQi,
             Variant::Lasker,
-            Variant::Dooz,
             Variant::ElFilja,
             Variant::DaSanQi,
-            Variant::Experimental,
         ] {
-            assert!(!apply_twelve(&v.rules()), "{v:?}");
+            assert_eq!(table(v), None, "{v:?}");
         }
     }
 
@@ -315,13 +349,18 @@ mod tests {
     }
 
     /// The patterns' evaluation of `pos`: in Nine Men's Morris every phase
-    /// but flying, in Twelve Men's Morris placing (written out, not
-    /// `score_phase`, so that the tests check the engine's choice).
+    /// but flying, in Twelve Men's Morris and Experimental placing (written
+    /// out, not `score_phase`, so that the tests check the engine's choice).
     fn patterns_of(pos: &Position, rules: &Rules) -> Option<Evaluation> {
+        let diagonal = match (rules.defender_moves_first, rules.placing_mill) {
+            (true, _) => &experimental::PATTERNS,
+            (false, PlacingMill::RemoveFromHand) => &dooz::PATTERNS,
+            (false, _) => &twelve::PATTERNS,
+        };
         match (Phase::of(pos, rules), rules.pieces) {
             (Phase::Placing, 9) => Some(evaluate(pos, rules)),
             (Phase::Moving, 9) => Some(evaluate_moving(pos, rules)),
-            (Phase::Placing, 12) => Some(evaluate_twelve(pos, rules)),
+            (Phase::Placing, 12) => Some(evaluate_diagonal(pos, rules, diagonal)),
             _ => None,
         }
     }
@@ -330,7 +369,12 @@ mod tests {
     fn a_mill_to_close_is_seen_as_the_terms_see_it() {
         // The quiescence search relies on `can_close`; flying positions
         // keep the terms.
-        for variant in [Variant::Nine, Variant::Twelve] {
+        for variant in [
+            Variant::Nine,
+            Variant::Twelve,
+            Variant::Dooz,
+            Variant::Experimental,
+        ] {
             let rules = variant.rules();
             let mut seen = [[0; 2]; 3];
             for (pos, _) in random_positions(variant) {
@@ -340,7 +384,7 @@ mod tests {
                 assert_eq!(crate::search::eval::evaluate(&pos, &rules), e.score);
                 seen[Phase::of(&pos, &rules) as usize][usize::from(e.can_close)] += 1;
             }
-            // Random Twelve games fill the board before anyone flies.
+            // Random twelve-piece games fill the board before anyone flies.
             let phases = if variant == Variant::Nine { 3 } else { 2 };
             for (phase, n) in seen.iter().enumerate().take(phases) {
                 assert!(n[0] > 20 && n[1] > 20, "{variant:?} {phase}: {n:?}");
@@ -352,7 +396,12 @@ mod tests {
     fn the_boards_symmetries_keep_the_evaluation() {
         // Random games are replayed under each of the 16 symmetries (the
         // diagonals' board has them all).
-        for variant in [Variant::Nine, Variant::Twelve] {
+        for variant in [
+            Variant::Nine,
+            Variant::Twelve,
+            Variant::Dooz,
+            Variant::Experimental,
+        ] {
             let checked = symmetric_scores(variant);
             let moving = if variant == Variant::Nine { 100 } else { 0 };
             assert!(

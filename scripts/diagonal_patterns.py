@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-# Fits a placing-phase evaluation of line patterns for the twelve-piece rule
-# sets with diagonals that mulino scores with Twelve's weights (Twelve Men's
-# Morris, Morabaraba, Zhi Qi), and writes it as a Rust table.
+# Fits a placing-phase evaluation of line patterns for twelve-piece rule sets
+# with diagonals (one table for the rule sets named by --variants: Twelve
+# Men's Morris, Morabaraba and Zhi Qi share one, as they share Twelve's
+# weights; Dooz and Experimental have their own), and writes it as a Rust
+# table.
 #
 # No databases exist for these rule sets, so each position is labelled with
 # its game's result for the side to move (win 1, draw 0.5, loss 0), as
@@ -18,25 +20,30 @@
 # Fitted by AdaGrad on the log loss, then scaled to centipieces with the
 # evaluation's scale (`mulino tune --variant twelve` prints it).
 #
-# Usage: scripts/twelve_patterns.py GAMES.pgn... [--variants twelve,morabaraba,zhi-qi]
-#          [--epochs 8] [--scale 1.0707] [--out FILE.rs]
-# (`--out src/search/patterns/twelve.rs` replaces the engine's table.)
+# Usage: scripts/diagonal_patterns.py GAMES.pgn... [--variants twelve,morabaraba,zhi-qi]
+#          [--bin target/release/mulino] [--epochs 8] [--scale 1.0707] [--out FILE.rs]
+# (`--out src/search/patterns/twelve.rs` replaces the engine's table for
+# those three; `--variants experimental --scale 0.7786 --out
+# src/search/patterns/experimental.rs` Experimental's, `--variants dooz
+# --scale 0.7924 --out src/search/patterns/dooz.rs` Dooz's. The scale is what
+# `mulino tune --variant V --skip-plies 6 --freeze in_hand` prints for the
+# weights in use.)
 # Prints the held-out squared error of a constant and of the fit, over all
 # and per rule set.
 import sys
 
-from millpgn import games
+from millpgn import Engine, games
 from patterns_fit import CLASS, INDEX, LINES, Fit, canon, relative, write
 
 args = sys.argv[1:]
-opts = {"--variants": "twelve,morabaraba,zhi-qi", "--epochs": "8", "--scale": "1.0707", "--out": ""}
+opts = {"--bin": "target/release/mulino", "--variants": "twelve,morabaraba,zhi-qi", "--epochs": "8", "--scale": "1.0707", "--out": ""}
 for flag in list(opts):
     if flag in args:
         i = args.index(flag)
         opts[flag] = args[i + 1]
         del args[i:i + 2]
 if not args:
-    sys.exit("usage: twelve_patterns.py GAMES.pgn... [--variants V,..] [--epochs N] [--scale K] [--out F]")
+    sys.exit("usage: diagonal_patterns.py GAMES.pgn... [--variants V,..] [--bin B] [--epochs N] [--scale K] [--out F]")
 VARIANTS = opts["--variants"].split(",")
 PIECES = 12
 # The diagonals, middle point in the middle, in the engine's order (after
@@ -47,16 +54,15 @@ CLASS20 = CLASS + [3] * 4
 RESULT = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
-def play(board, side, move):
-    """Plays `side`'s turn: a placement `d6` or a step `d6-d5`, with its
-    removals (`xb4`, `xb4xf2` where two mills close at once)."""
-    step, *gone = move.split("x")
-    if "-" in step:
-        frm, step = step.split("-")
-        board[INDEX[frm]] = 0
-    board[INDEX[step]] = side + 1
-    for g in gone:
-        board[INDEX[g]] = 0
+def fen_position(engine, moves):
+    """The board (0 empty, 1 White, 2 Black, by point index), the side to
+    move (0 White, 1 Black) and the hands after `moves`, from the FEN that
+    the engine's `d` prints (its points in the engine's index order)."""
+    engine.position(moves)
+    engine.send("d")
+    fen = engine.until(lambda l: l.startswith("Fen: "))[-1].split()[1:]
+    board = [{"O": 1, "@": 2}.get(c, 0) for c in fen[0].replace("/", "")]
+    return board, "wb".index(fen[1]), [int(fen[5]), int(fen[7])]
 
 
 def features(board, side, hands):
@@ -68,28 +74,29 @@ def features(board, side, hands):
     return lines + [(("M",), float(material)), (("H", oh, th), 1.0), (("B",), 1.0)]
 
 
-# 1. The positions, labelled by their games' results.
+# 1. The positions, labelled by their games' results. The engine replays
+# each game (`position ... moves`, then `d`), so that every rule set's
+# removals (from the hand in Dooz, on a full board in Experimental) are its.
+engine = Engine(opts["--bin"])
 seen, data, n = set(), [], 0
 for path in args:
     for tags, _, moves in games(path):
         variant, white = tags.get("Variant", "nine"), RESULT.get(tags.get("Result"))
         if variant not in VARIANTS or white is None or "FEN" in tags or "Rules" in tags:
             continue
+        engine.send(f"setoption name Variant value {variant}")
         held = n % 5 == 4
         n += 1
-        board, hands, side = [0] * 24, [PIECES, PIECES], 0
-        for ply, m in enumerate(moves):
+        for ply in range(6, len(moves)):
+            board, side, hands = fen_position(engine, moves[:ply])
             if hands == [0, 0]:
                 break
             key = (variant, tuple(board), side, tuple(hands))
-            if ply >= 6 and key not in seen:
+            if key not in seen:
                 seen.add(key)
                 y = white if side == 0 else 1 - white
                 data.append((features(board, side, hands), y, (held, variant)))
-            play(board, side, m)
-            if "-" not in m.split("x")[0]:
-                hands[side] -= 1
-            side = 1 - side
+engine.send("quit")
 
 # 2. The fit, the held-out error per rule set, and the table in centipieces.
 fit = Fit([(f, y, held) for f, y, (held, _) in data], n, int(opts["--epochs"]), "placing")
@@ -100,24 +107,22 @@ for v in VARIANTS:
 scale = float(opts["--scale"])
 line = [[fit.cp(("L", c, canon(x)), scale) for x in range(27)] for c in range(4)]
 hand = [[fit.cp(("H", o, t), scale) for t in range(PIECES + 1)] for o in range(PIECES + 1)]
-write(f"""//! The placing phase's line patterns for the twelve-piece rule sets with
-//! diagonals scored with Twelve's weights (Twelve Men's Morris, Morabaraba,
-//! Zhi Qi), fitted to the results of self-play games (`mulino match`, 30,000
-//! nodes a move, random 6-ply openings; the README names the builds) by
-//! `scripts/twelve_patterns.py` over {len(fit.train)} positions of {n} games
+names = {"twelve": "Twelve Men's Morris", "morabaraba": "Morabaraba", "zhi-qi": "Zhi Qi",
+         "experimental": "Experimental", "dooz": "Dooz"}
+rule_sets = ", ".join(names.get(v, v) for v in VARIANTS)
+write(f"""//! The placing phase's line patterns for {rule_sets}, fitted to the
+//! results of self-play games (`mulino match`, 30,000 nodes a move, random
+//! 6-ply openings; the README names the builds) by
+//! `scripts/diagonal_patterns.py` over {len(fit.train)} positions of {n} games
 //! (held-out error {fit.held_out:.4f}; a constant: {fit.constant:.4f}).
 //! Centipieces, for the side to move.
 
-/// By class of line (outer and inner sides, middle sides, cross lines,
-/// diagonals) and configuration `a * 9 + b * 3 + c` of its points in order
-/// (0 empty, 1 the side to move's, 2 the other's).
-pub const LINE: [[i16; 27]; 4] = {line};
+use super::DiagonalPlacing;
 
-/// By the side to move's pieces in hand and the other's.
-pub const HAND: [[i16; 13]; 13] = {hand};
-
-/// A piece more, on the board or in hand.
-pub const MATERIAL: i32 = {fit.cp(("M",), scale)};
-
-pub const BIAS: i32 = {fit.cp(("B",), scale)};
+pub const PATTERNS: DiagonalPlacing = DiagonalPlacing {{
+    line: {line},
+    hand: {hand},
+    material: {fit.cp(("M",), scale)},
+    bias: {fit.cp(("B",), scale)},
+}};
 """, opts["--out"])

@@ -2,8 +2,7 @@
 # Fits a placing-phase evaluation of line patterns for twelve-piece rule sets
 # with diagonals (one table for the rule sets named by --variants: Twelve
 # Men's Morris, Morabaraba and Zhi Qi share one, as they share Twelve's
-# weights; Dooz and Experimental have their own), and writes it as a Rust
-# table.
+# weights; Dooz has its own), and writes it as a Rust table.
 #
 # No databases exist for these rule sets, so each position is labelled with
 # its game's result for the side to move (win 1, draw 0.5, loss 0), as
@@ -23,9 +22,8 @@
 # Usage: scripts/diagonal_patterns.py GAMES.pgn... [--variants twelve,morabaraba,zhi-qi]
 #          [--bin target/release/mulino] [--epochs 8] [--scale 1.0707] [--out FILE.rs]
 # (`--out src/search/patterns/twelve.rs` replaces the engine's table for
-# those three; `--variants experimental --scale 0.7786 --out
-# src/search/patterns/experimental.rs` Experimental's, `--variants dooz
-# --scale 0.7924 --out src/search/patterns/dooz.rs` Dooz's. The scale is what
+# those three; `--variants dooz --scale 0.7924 --out
+# src/search/patterns/dooz.rs` Dooz's. The scale is what
 # `mulino tune --variant V --skip-plies 6 --freeze in_hand` prints for the
 # weights in use.)
 # Prints the held-out squared error of a constant and of the fit, over all

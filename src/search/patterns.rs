@@ -4,23 +4,27 @@
 //! `scripts/placing_patterns.py`); for the moving phase, the same kind of
 //! line weights, one per pair of piece counts, per number of steps of each
 //! side and for each side's mill to close (`moving.rs`, written by
-//! `scripts/moving_patterns.py`). Twelve-piece rule sets with diagonals
-//! have placing patterns of their own over the board's 20 lines, fitted to
+//! `scripts/moving_patterns.py`). Other rule sets have placing patterns of
+//! their own (over the board's 20 lines where it has diagonals), fitted to
 //! self-play games' results, as there are no databases for them: one table
 //! for those that Twelve's weights score (Twelve Men's Morris, Morabaraba,
-//! Zhi Qi; `twelve.rs`), one for Dooz (`dooz.rs`), both written by
-//! `scripts/diagonal_patterns.py`.
+//! Zhi Qi; `twelve.rs`), one each for Dooz (`dooz.rs`), Lasker
+//! (`lasker.rs`) and El Filja (`el_filja.rs`), all written by
+//! `scripts/selfplay_patterns.py`.
 //!
 //! Against the linear terms of `eval` (still used where a side flies and
 //! in the other rule sets), they predict the databases' values of held-out
 //! games' positions better (squared error, placing: 0.0505 against 0.0815;
 //! moving: 0.0326 against 0.0438) and throw away fewer critical values in
-//! play; the diagonal boards' patterns predict held-out games' results
-//! better than the weights (Twelve Men's Morris 0.0639 against 0.0840,
+//! play; the self-play patterns predict held-out games' results better
+//! than the weights (Twelve Men's Morris 0.0639 against 0.0840,
 //! Morabaraba 0.0698 against 0.0962, Zhi Qi 0.0670 against 0.0887, Dooz
-//! 0.1173 against 0.1533). The README gives the figures.
+//! 0.1173 against 0.1533, Lasker 0.0820 against 0.0956, El Filja 0.1199
+//! against 0.1513). The README gives the figures.
 
 mod dooz;
+mod el_filja;
+mod lasker;
 mod moving;
 mod placing;
 mod twelve;
@@ -69,7 +73,7 @@ const CLASS: [usize; 16] = [0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 2, 2, 2, 2];
 
 /// The 20 lines of the board with diagonals: `LINES`, then the diagonals
 /// from the outer ring's corners a1, a7, g7 and g1 inwards (corner slots 5,
-/// 7, 1 and 3 of each ring), in the order of `scripts/diagonal_patterns.py`.
+/// 7, 1 and 3 of each ring), in the order of `scripts/selfplay_patterns.py`.
 const LINES_DIAGONAL: [[usize; 3]; 20] = {
     let mut l = [[0; 3]; 20];
     let mut i = 0;
@@ -110,9 +114,13 @@ pub fn evaluate(pos: &Position, rules: &Rules) -> Evaluation {
     }
 }
 
-/// A placing evaluation of line patterns over the 20 lines of the board
-/// with diagonals (`LINES_DIAGONAL`), for twelve pieces a side.
-pub struct DiagonalPlacing {
+/// A placing evaluation of line patterns fitted to self-play games'
+/// results, over the 16 lines of the board (`LINES`) or the 20 of the board
+/// with diagonals (`LINES_DIAGONAL`), for at most twelve pieces a side.
+pub struct PlacingPatterns {
+    /// Whether the board has diagonals: the table is used only on its
+    /// board.
+    pub diagonals: bool,
     /// By class of line (outer and inner sides, middle sides, cross lines,
     /// diagonals) and configuration `a * 9 + b * 3 + c` of its points in
     /// order (0 empty, 1 the side to move's, 2 the other's).
@@ -124,28 +132,35 @@ pub struct DiagonalPlacing {
     pub bias: i32,
 }
 
-/// The diagonal board's placing patterns that score `rules`, if any: the
-/// rule sets that Twelve's weights score (twelve pieces, diagonals, placing
+/// The self-play placing patterns that score `rules`, if any: the rule
+/// sets that Twelve's weights score (twelve pieces, diagonals, placing
 /// mills that remove from the board, White first when placing ends) share
-/// one table, Dooz has its own. (Experimental's, fitted the same way,
-/// predicted its games far better but lost in self-play: README.)
+/// one table; Dooz, Lasker and El Filja have their own, each on the board
+/// it was fitted on. (Experimental's, fitted the same way, predicted its
+/// games far better but lost in self-play: README.)
 #[inline]
-pub fn diagonal_placing(rules: &Rules) -> Option<&'static DiagonalPlacing> {
-    match WeightSet::of(rules) {
-        WeightSet::Twelve => Some(&twelve::PATTERNS),
-        WeightSet::Dooz => Some(&dooz::PATTERNS),
-        _ => None,
-    }
+pub fn placing_patterns(rules: &Rules) -> Option<&'static PlacingPatterns> {
+    let table = match WeightSet::of(rules) {
+        WeightSet::Twelve => &twelve::PATTERNS,
+        WeightSet::Dooz => &dooz::PATTERNS,
+        WeightSet::Lasker => &lasker::PATTERNS,
+        WeightSet::ElFilja => &el_filja::PATTERNS,
+        _ => return None,
+    };
+    (table.diagonals == rules.diagonals).then_some(table)
 }
 
-/// The evaluation of the placing position `pos` by the diagonal board's
-/// patterns `p`, for the side to move, in centipieces.
+/// The evaluation of the placing position `pos` by the self-play patterns
+/// `p` (of `rules`' board), for the side to move, in centipieces.
 #[inline]
-pub fn evaluate_diagonal(pos: &Position, rules: &Rules, p: &DiagonalPlacing) -> Evaluation {
+pub fn evaluate_placing(pos: &Position, rules: &Rules, p: &PlacingPatterns) -> Evaluation {
     let us = pos.side_to_move();
     let them = us.opponent();
     let (ours, theirs) = (pos.pieces(us), pos.pieces(them));
-    let lines = lines(&p.line, &LINES_DIAGONAL, &CLASS_DIAGONAL, ours, theirs);
+    let lines = match p.diagonals {
+        true => lines(&p.line, &LINES_DIAGONAL, &CLASS_DIAGONAL, ours, theirs),
+        false => lines(&p.line, &LINES, &CLASS, ours, theirs),
+    };
     let (our_hand, their_hand) = (pos.in_hand(us), pos.in_hand(them));
     let hand = p.hand[usize::from(our_hand.min(12))][usize::from(their_hand.min(12))];
     let material = (ours.count() as i32 + i32::from(our_hand))
@@ -168,7 +183,7 @@ pub fn apply_moving(rules: &Rules) -> bool {
 #[inline]
 pub fn score_phase(phase: Phase, rules: &Rules) -> bool {
     match phase {
-        Phase::Placing => apply(rules) || diagonal_placing(rules).is_some(),
+        Phase::Placing => apply(rules) || placing_patterns(rules).is_some(),
         Phase::Moving => apply_moving(rules),
         Phase::Flying => false,
     }
@@ -178,8 +193,8 @@ pub fn score_phase(phase: Phase, rules: &Rules) -> bool {
 /// `score_phase` holds.
 #[inline]
 pub fn evaluate_phase(pos: &Position, rules: &Rules, phase: Phase) -> Evaluation {
-    match (phase, diagonal_placing(rules)) {
-        (Phase::Placing, Some(p)) => evaluate_diagonal(pos, rules, p),
+    match (phase, placing_patterns(rules)) {
+        (Phase::Placing, Some(p)) => evaluate_placing(pos, rules, p),
         (Phase::Placing, None) => evaluate(pos, rules),
         _ => evaluate_moving(pos, rules),
     }
@@ -282,20 +297,18 @@ mod tests {
     }
 
     #[test]
-    fn the_diagonal_patterns_apply_where_they_were_fitted() {
-        let table = |v: Variant| diagonal_placing(&v.rules()).map(|p| p as *const _);
-        let twelve = Some(&twelve::PATTERNS as *const _);
-        for v in [Variant::Twelve, Variant::Morabaraba, Variant::ZhiQi] {
-            assert_eq!(table(v), twelve, "{v:?}");
-        }
-        assert_eq!(table(Variant::Dooz), Some(&dooz::PATTERNS as *const _));
-        for v in [
-            Variant::Twelve,
-            Variant::Morabaraba,
-            Variant::ZhiQi,
-            Variant::Dooz,
+    fn the_self_play_patterns_apply_where_they_were_fitted() {
+        let table = |r: &Rules| placing_patterns(r).map(|p| p as *const _);
+        for (v, fitted) in [
+            (Variant::Twelve, &twelve::PATTERNS),
+            (Variant::Morabaraba, &twelve::PATTERNS),
+            (Variant::ZhiQi, &twelve::PATTERNS),
+            (Variant::Dooz, &dooz::PATTERNS),
+            (Variant::Lasker, &lasker::PATTERNS),
+            (Variant::ElFilja, &el_filja::PATTERNS),
         ] {
             let rules = v.rules();
+            assert_eq!(table(&rules), Some(fitted as *const _), "{v:?}");
             assert!(!apply(&rules), "{v:?}");
             assert!(score_phase(Phase::Placing, &rules), "{v:?}");
             assert!(!score_phase(Phase::Moving, &rules), "{v:?}");
@@ -304,13 +317,17 @@ mod tests {
             Variant::Nine,
             Variant::Russian,
             Variant::ChengSanQi,
-            Variant::Lasker,
-            Variant::ElFilja,
             Variant::DaSanQi,
             Variant::Experimental,
         ] {
-            assert_eq!(table(v), None, "{v:?}");
+            assert_eq!(table(&v.rules()), None, "{v:?}");
         }
+        // A table is used only on the board it was fitted on.
+        let el_filja_diagonals = Rules {
+            diagonals: true,
+            ..Variant::ElFilja.rules()
+        };
+        assert_eq!(table(&el_filja_diagonals), None);
     }
 
     /// The positions of random games of `variant`, with the moves that led
@@ -341,17 +358,20 @@ mod tests {
     }
 
     /// The patterns' evaluation of `pos`: in Nine Men's Morris every phase
-    /// but flying, in Twelve Men's Morris and Dooz placing (written out,
-    /// not `score_phase`, so that the tests check the engine's choice).
+    /// but flying, in the rule sets with self-play patterns placing
+    /// (written out, not `score_phase`, so that the tests check the
+    /// engine's choice).
     fn patterns_of(pos: &Position, rules: &Rules) -> Option<Evaluation> {
-        let diagonal = match rules.placing_mill {
-            PlacingMill::RemoveFromHand => &dooz::PATTERNS,
+        let fitted = match (rules.placing_mill, rules.move_in_placing) {
+            (PlacingMill::RemoveFromHand, _) => &dooz::PATTERNS,
+            (PlacingMill::ByMillCounts, _) => &el_filja::PATTERNS,
+            (_, true) => &lasker::PATTERNS,
             _ => &twelve::PATTERNS,
         };
         match (Phase::of(pos, rules), rules.pieces) {
             (Phase::Placing, 9) => Some(evaluate(pos, rules)),
             (Phase::Moving, 9) => Some(evaluate_moving(pos, rules)),
-            (Phase::Placing, 12) => Some(evaluate_diagonal(pos, rules, diagonal)),
+            (Phase::Placing, _) => Some(evaluate_placing(pos, rules, fitted)),
             _ => None,
         }
     }
@@ -360,7 +380,13 @@ mod tests {
     fn a_mill_to_close_is_seen_as_the_terms_see_it() {
         // The quiescence search relies on `can_close`; flying positions
         // keep the terms.
-        for variant in [Variant::Nine, Variant::Twelve, Variant::Dooz] {
+        for variant in [
+            Variant::Nine,
+            Variant::Twelve,
+            Variant::Dooz,
+            Variant::Lasker,
+            Variant::ElFilja,
+        ] {
             let rules = variant.rules();
             let mut seen = [[0; 2]; 3];
             for (pos, _) in random_positions(variant) {
@@ -382,7 +408,13 @@ mod tests {
     fn the_boards_symmetries_keep_the_evaluation() {
         // Random games are replayed under each of the 16 symmetries (the
         // diagonals' board has them all).
-        for variant in [Variant::Nine, Variant::Twelve, Variant::Dooz] {
+        for variant in [
+            Variant::Nine,
+            Variant::Twelve,
+            Variant::Dooz,
+            Variant::Lasker,
+            Variant::ElFilja,
+        ] {
             let checked = symmetric_scores(variant);
             let moving = if variant == Variant::Nine { 100 } else { 0 };
             assert!(

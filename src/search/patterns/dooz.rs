@@ -1,13 +1,14 @@
-//! The placing phase's line patterns for dooz, fitted to the
+//! The placing phase's line patterns for Dooz, fitted to the
 //! results of self-play games (`mulino match`, 30,000 nodes a move, random
 //! 6-ply openings; the README names the builds) by
-//! `scripts/diagonal_patterns.py` over 18691 positions of 3000 games
+//! `scripts/selfplay_patterns.py` over 18691 positions of 3000 games
 //! (held-out error 0.1173; a constant: 0.2117).
 //! Centipieces, for the side to move.
 
-use super::DiagonalPlacing;
+use super::PlacingPatterns;
 
-pub const PATTERNS: DiagonalPlacing = DiagonalPlacing {
+pub const PATTERNS: PlacingPatterns = PlacingPatterns {
+    diagonals: true,
     line: [
         [
             5, 39, -32, -11, 52, -23, 7, 19, -22, 39, 58, 2, 52, -1, -94, 19, -25, 93, -32, 2, -43,

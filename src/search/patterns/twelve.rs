@@ -1,13 +1,14 @@
 //! The placing phase's line patterns for Twelve Men's Morris, Morabaraba, Zhi Qi, fitted to the
 //! results of self-play games (`mulino match`, 30,000 nodes a move, random
 //! 6-ply openings; the README names the builds) by
-//! `scripts/diagonal_patterns.py` over 64705 positions of 9000 games
+//! `scripts/selfplay_patterns.py` over 64705 positions of 9000 games
 //! (held-out error 0.0669; a constant: 0.2311).
 //! Centipieces, for the side to move.
 
-use super::DiagonalPlacing;
+use super::PlacingPatterns;
 
-pub const PATTERNS: DiagonalPlacing = DiagonalPlacing {
+pub const PATTERNS: PlacingPatterns = PlacingPatterns {
+    diagonals: true,
     line: [
         [
             7, 30, -21, 6, 113, -37, 4, 33, -51, 30, 100, -3, 113, 27, -92, 33, -21, 90, -21, -3,

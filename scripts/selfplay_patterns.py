@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-# Fits a placing-phase evaluation of line patterns for twelve-piece rule sets
-# with diagonals (one table for the rule sets named by --variants: Twelve
-# Men's Morris, Morabaraba and Zhi Qi share one, as they share Twelve's
-# weights; Dooz has its own), and writes it as a Rust table.
+# Fits a placing-phase evaluation of line patterns to the results of
+# self-play games, for rule sets without databases (one table for the rule
+# sets named by --variants: Twelve Men's Morris, Morabaraba and Zhi Qi share
+# one, as they share Twelve's weights; Dooz, Lasker and El Filja have their
+# own), and writes it as a Rust table.
 #
 # No databases exist for these rule sets, so each position is labelled with
 # its game's result for the side to move (win 1, draw 0.5, loss 0), as
@@ -13,17 +14,19 @@
 # positions and split as `mulino tune --skip-plies 6` over the same files.
 # The model is placing_patterns.py's (a weight per line class and
 # configuration, per piece of material, per pair of hands, a bias) over the
-# 20 lines of the board with diagonals: the four diagonals are a class of
-# their own, and a configuration shares its weight with its mirror image
-# (the board's exchange of the inner and outer rings reverses a diagonal).
+# board's 16 lines, or 20 where the rule sets have diagonals: the four
+# diagonals are a class of their own, and a configuration shares its weight
+# with its mirror image (the board's exchange of the inner and outer rings
+# reverses a diagonal).
 # Fitted by AdaGrad on the log loss, then scaled to centipieces with the
 # evaluation's scale (`mulino tune --variant twelve` prints it).
 #
-# Usage: scripts/diagonal_patterns.py GAMES.pgn... [--variants twelve,morabaraba,zhi-qi]
+# Usage: scripts/selfplay_patterns.py GAMES.pgn... [--variants twelve,morabaraba,zhi-qi]
 #          [--bin target/release/mulino] [--epochs 8] [--scale 1.0707] [--out FILE.rs]
 # (`--out src/search/patterns/twelve.rs` replaces the engine's table for
 # those three; `--variants dooz --scale 0.7924 --out
-# src/search/patterns/dooz.rs` Dooz's. The scale is what
+# src/search/patterns/dooz.rs` Dooz's; `--variants lasker --scale 0.6769`
+# Lasker's, `--variants el-filja --scale 1.1543` El Filja's. The scale is what
 # `mulino tune --variant V --skip-plies 6 --freeze in_hand` prints for the
 # weights in use.)
 # Prints the held-out squared error of a constant and of the fit, over all
@@ -41,13 +44,17 @@ for flag in list(opts):
         opts[flag] = args[i + 1]
         del args[i:i + 2]
 if not args:
-    sys.exit("usage: diagonal_patterns.py GAMES.pgn... [--variants V,..] [--bin B] [--epochs N] [--scale K] [--out F]")
+    sys.exit("usage: selfplay_patterns.py GAMES.pgn... [--variants V,..] [--bin B] [--epochs N] [--scale K] [--out F]")
 VARIANTS = opts["--variants"].split(",")
-PIECES = 12
+PIECES = 12  # the hands' table is this size for every rule set
 # The diagonals, middle point in the middle, in the engine's order (after
 # the 16 lines of `patterns_fit.LINES`).
 DIAGONALS = [["a1", "b2", "c3"], ["a7", "b6", "c5"], ["g7", "f6", "e5"], ["g1", "f2", "e3"]]
-LINES20 = LINES + [[INDEX[p] for p in d] for d in DIAGONALS]
+WITH_DIAGONALS = {"twelve", "morabaraba", "zhi-qi", "dooz", "da-san-qi", "experimental"}
+DIAGONAL = WITH_DIAGONALS.issuperset(VARIANTS)
+if not DIAGONAL and WITH_DIAGONALS.intersection(VARIANTS):
+    sys.exit("the rule sets of one table must all have diagonals or none")
+LINES20 = LINES + ([[INDEX[p] for p in d] for d in DIAGONALS] if DIAGONAL else [])
 CLASS20 = CLASS + [3] * 4
 RESULT = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
@@ -106,18 +113,19 @@ scale = float(opts["--scale"])
 line = [[fit.cp(("L", c, canon(x)), scale) for x in range(27)] for c in range(4)]
 hand = [[fit.cp(("H", o, t), scale) for t in range(PIECES + 1)] for o in range(PIECES + 1)]
 names = {"twelve": "Twelve Men's Morris", "morabaraba": "Morabaraba", "zhi-qi": "Zhi Qi",
-         "experimental": "Experimental", "dooz": "Dooz"}
+         "experimental": "Experimental", "dooz": "Dooz", "lasker": "Lasker", "el-filja": "El Filja"}
 rule_sets = ", ".join(names.get(v, v) for v in VARIANTS)
 write(f"""//! The placing phase's line patterns for {rule_sets}, fitted to the
 //! results of self-play games (`mulino match`, 30,000 nodes a move, random
 //! 6-ply openings; the README names the builds) by
-//! `scripts/diagonal_patterns.py` over {len(fit.train)} positions of {n} games
+//! `scripts/selfplay_patterns.py` over {len(fit.train)} positions of {n} games
 //! (held-out error {fit.held_out:.4f}; a constant: {fit.constant:.4f}).
 //! Centipieces, for the side to move.
 
-use super::DiagonalPlacing;
+use super::PlacingPatterns;
 
-pub const PATTERNS: DiagonalPlacing = DiagonalPlacing {{
+pub const PATTERNS: PlacingPatterns = PlacingPatterns {{
+    diagonals: {str(DIAGONAL).lower()},
     line: {line},
     hand: {hand},
     material: {fit.cp(("M",), scale)},

@@ -376,17 +376,21 @@ mod tests {
         }
     }
 
+    /// A rule set of each of the patterns' tables (Nine's, and each
+    /// self-play table).
+    const SCORED: [Variant; 5] = [
+        Variant::Nine,
+        Variant::Twelve,
+        Variant::Dooz,
+        Variant::Lasker,
+        Variant::ElFilja,
+    ];
+
     #[test]
     fn a_mill_to_close_is_seen_as_the_terms_see_it() {
         // The quiescence search relies on `can_close`; flying positions
         // keep the terms.
-        for variant in [
-            Variant::Nine,
-            Variant::Twelve,
-            Variant::Dooz,
-            Variant::Lasker,
-            Variant::ElFilja,
-        ] {
+        for variant in SCORED {
             let rules = variant.rules();
             let mut seen = [[0; 2]; 3];
             for (pos, _) in random_positions(variant) {
@@ -408,13 +412,7 @@ mod tests {
     fn the_boards_symmetries_keep_the_evaluation() {
         // Random games are replayed under each of the 16 symmetries (the
         // diagonals' board has them all).
-        for variant in [
-            Variant::Nine,
-            Variant::Twelve,
-            Variant::Dooz,
-            Variant::Lasker,
-            Variant::ElFilja,
-        ] {
+        for variant in SCORED {
             let checked = symmetric_scores(variant);
             let moving = if variant == Variant::Nine { 100 } else { 0 };
             assert!(

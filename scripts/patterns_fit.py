@@ -44,20 +44,27 @@ def play(board, side, move):
         board[INDEX[gone]] = 0
 
 
-def line_features(cell):
-    """The line pattern features; cell[i] is 0 empty, 1 the side to move's, 2 the other's."""
-    return [(("L", CLASS[i], canon(cell[l[0]] * 9 + cell[l[1]] * 3 + cell[l[2]])), 1.0)
-            for i, l in enumerate(LINES)]
+def line_features(cell, lines=LINES, classes=CLASS):
+    """The line pattern features of `lines` (by default the board's 16) in
+    their `classes`; cell[i] is 0 empty, 1 the side to move's, 2 the other's."""
+    return [(("L", classes[i], canon(cell[l[0]] * 9 + cell[l[1]] * 3 + cell[l[2]])), 1.0)
+            for i, l in enumerate(lines)]
 
 
-def options(defaults, usage):
-    """The options (`--name value`, with defaults) and the arguments left: TBDIR and PGNs."""
+def flags(defaults):
+    """The options (`--name value`, with defaults) and the arguments left."""
     args, opts = sys.argv[1:], dict(defaults)
     for flag in list(opts):
         if flag in args:
             i = args.index(flag)
             opts[flag] = args[i + 1]
             del args[i:i + 2]
+    return opts, args
+
+
+def options(defaults, usage):
+    """The options (`--name value`, with defaults) and the arguments left: TBDIR and PGNs."""
+    opts, args = flags(defaults)
     if len(args) < 2:
         sys.exit(usage)
     return opts, args[0], args[1:]

@@ -34,15 +34,10 @@
 import sys
 
 from millpgn import Engine, games
-from patterns_fit import CLASS, INDEX, LINES, Fit, canon, relative, write
+from patterns_fit import CLASS, INDEX, LINES, Fit, canon, flags, line_features, relative, write
 
-args = sys.argv[1:]
-opts = {"--bin": "target/release/mulino", "--variants": "twelve,morabaraba,zhi-qi", "--epochs": "8", "--scale": "1.0707", "--out": ""}
-for flag in list(opts):
-    if flag in args:
-        i = args.index(flag)
-        opts[flag] = args[i + 1]
-        del args[i:i + 2]
+opts, args = flags({"--bin": "target/release/mulino", "--variants": "twelve,morabaraba,zhi-qi",
+                    "--epochs": "8", "--scale": "1.0707", "--out": ""})
 if not args:
     sys.exit("usage: selfplay_patterns.py GAMES.pgn... [--variants V,..] [--bin B] [--epochs N] [--scale K] [--out F]")
 VARIANTS = opts["--variants"].split(",")
@@ -73,8 +68,7 @@ def fen_position(engine, moves):
 def features(board, side, hands):
     cell = relative(board, side)
     oh, th = hands[side], hands[1 - side]
-    lines = [(("L", CLASS20[i], canon(cell[l[0]] * 9 + cell[l[1]] * 3 + cell[l[2]])), 1.0)
-             for i, l in enumerate(LINES20)]
+    lines = line_features(cell, LINES20, CLASS20)
     material = cell.count(1) + oh - cell.count(2) - th
     return lines + [(("M",), float(material)), (("H", oh, th), 1.0), (("B",), 1.0)]
 

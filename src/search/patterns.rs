@@ -92,29 +92,46 @@ const LINES_DIAGONAL: [[usize; 3]; 20] = {
 /// `CLASS`, and the diagonals' class 3.
 const CLASS_DIAGONAL: [usize; 20] = [0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 2, 2, 2, 2, 3, 3, 3, 3];
 
+/// Nine Men's Morris's placing patterns (`placing.rs`) in the shape of the
+/// others: the diagonals' class and the hands above nine stay 0, and
+/// neither occurs where `apply` holds.
+const NINE_PLACING: PlacingPatterns = {
+    let mut line = [[0; 27]; 4];
+    let mut c = 0;
+    while c < 3 {
+        line[c] = placing::LINE[c];
+        c += 1;
+    }
+    let mut hand = [[0; 13]; 13];
+    let mut o = 0;
+    while o < 10 {
+        let mut t = 0;
+        while t < 10 {
+            hand[o][t] = placing::HAND[o][t];
+            t += 1;
+        }
+        o += 1;
+    }
+    PlacingPatterns {
+        diagonals: false,
+        line,
+        hand,
+        material: placing::MATERIAL,
+        bias: placing::BIAS,
+    }
+};
+
 /// The evaluation of the placing position `pos` (rules for which `apply`
 /// holds), for the side to move, in centipieces.
 #[inline]
 pub fn evaluate(pos: &Position, rules: &Rules) -> Evaluation {
-    let us = pos.side_to_move();
-    let them = us.opponent();
-    let (ours, theirs) = (pos.pieces(us), pos.pieces(them));
-    let mut score = placing::BIAS + lines(&placing::LINE, &LINES, &CLASS, ours, theirs);
-    let (our_hand, their_hand) = (pos.in_hand(us), pos.in_hand(them));
-    score += i32::from(placing::HAND[usize::from(our_hand.min(9))][usize::from(their_hand.min(9))]);
-    let material = (ours.count() as i32 + i32::from(our_hand))
-        - (theirs.count() as i32 + i32::from(their_hand));
-    score += placing::MATERIAL * material;
-    let features = rules.geometry().line_features(ours, pos.empty());
-    Evaluation {
-        score,
-        can_close: can_close_mill(pos, rules, us, &features),
-    }
+    evaluate_placing(pos, rules, &NINE_PLACING)
 }
 
-/// A placing evaluation of line patterns fitted to self-play games'
-/// results, over the 16 lines of the board (`LINES`) or the 20 of the board
-/// with diagonals (`LINES_DIAGONAL`), for at most twelve pieces a side.
+/// A placing evaluation of line patterns (Nine Men's Morris's fitted to its
+/// databases, the others to self-play games' results), over the 16 lines
+/// of the board (`LINES`) or the 20 of the board with diagonals
+/// (`LINES_DIAGONAL`), for at most twelve pieces a side.
 pub struct PlacingPatterns {
     /// Whether the board has diagonals: the table is used only on its
     /// board.
@@ -147,8 +164,8 @@ pub fn placing_patterns(rules: &Rules) -> Option<&'static PlacingPatterns> {
     (table.diagonals == rules.diagonals).then_some(table)
 }
 
-/// The evaluation of the placing position `pos` by the self-play patterns
-/// `p` (of `rules`' board), for the side to move, in centipieces.
+/// The evaluation of the placing position `pos` by the patterns `p` (of
+/// `rules`' board), for the side to move, in centipieces.
 #[inline]
 pub fn evaluate_placing(pos: &Position, rules: &Rules, p: &PlacingPatterns) -> Evaluation {
     let us = pos.side_to_move();

@@ -27,9 +27,10 @@ def canon(c):
 
 def relative(board, side):
     """The board from `side`'s point of view (board[i]: 0 empty, 1 White, 2
-    Black; the result: 0 empty, 1 side's, 2 the other's)."""
+    Black, 3 a marked point; the result: 0 empty, 1 side's, 2 the other's,
+    3 marked)."""
     own = side + 1
-    return [0 if b == 0 else 1 if b == own else 2 for b in board]
+    return [b if b in (0, 3) else 1 if b == own else 2 for b in board]
 
 
 def play(board, side, move):
@@ -46,9 +47,10 @@ def play(board, side, move):
 
 def line_features(cell, lines=LINES, classes=CLASS):
     """The line pattern features of `lines` (by default the board's 16) in
-    their `classes`; cell[i] is 0 empty, 1 the side to move's, 2 the other's."""
+    their `classes`; cell[i] is 0 empty, 1 the side to move's, 2 the other's,
+    3 marked (a line through a marked point has no feature)."""
     return [(("L", classes[i], canon(cell[l[0]] * 9 + cell[l[1]] * 3 + cell[l[2]])), 1.0)
-            for i, l in enumerate(lines)]
+            for i, l in enumerate(lines) if 3 not in (cell[l[0]], cell[l[1]], cell[l[2]])]
 
 
 def flags(defaults):

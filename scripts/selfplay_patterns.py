@@ -26,7 +26,8 @@
 # (`--out src/search/patterns/twelve.rs` replaces the engine's table for
 # those three; `--variants dooz --scale 0.7924 --out
 # src/search/patterns/dooz.rs` Dooz's; `--variants lasker --scale 0.6769`
-# Lasker's. The scale is what
+# Lasker's; Da San Qi's, `--variants da-san-qi --scale 0.7424`, was tried
+# and not kept: README. The scale is what
 # `mulino tune --variant V --skip-plies 6 --freeze in_hand` prints for the
 # weights in use.)
 # Prints the held-out squared error of a constant and of the fit, over all
@@ -37,7 +38,7 @@ from millpgn import Engine, games
 from patterns_fit import CLASS, INDEX, LINES, Fit, canon, flags, line_features, relative, write
 
 opts, args = flags({"--bin": "target/release/mulino", "--variants": "twelve,morabaraba,zhi-qi",
-                    "--epochs": "8", "--scale": "1.0707", "--out": ""})
+                    "--epochs": "8", "--scale": "1.0707", "--out": "", "--marks": "dead"})
 if not args:
     sys.exit("usage: selfplay_patterns.py GAMES.pgn... [--variants V,..] [--bin B] [--epochs N] [--scale K] [--out F]")
 VARIANTS = opts["--variants"].split(",")
@@ -52,6 +53,11 @@ if not DIAGONAL and WITH_DIAGONALS.intersection(VARIANTS):
 LINES20 = LINES + ([[INDEX[p] for p in d] for d in DIAGONALS] if DIAGONAL else [])
 CLASS20 = CLASS + [3] * 4
 RESULT = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+# A marked point (Da San Qi's removals while placing) stays empty until
+# placing ends: `--marks dead` (3) leaves out every line through one (no
+# mill closes there while placing lasts); `--marks empty` counts it as
+# empty.
+CELL = {"O": 1, "@": 2, "X": 3 if opts["--marks"] == "dead" else 0}
 
 
 def fen_position(engine, moves):
@@ -61,7 +67,7 @@ def fen_position(engine, moves):
     engine.position(moves)
     engine.send("d")
     fen = engine.until(lambda l: l.startswith("Fen: "))[-1].split()[1:]
-    board = [{"O": 1, "@": 2}.get(c, 0) for c in fen[0].replace("/", "")]
+    board = [CELL.get(c, 0) for c in fen[0].replace("/", "")]
     return board, "wb".index(fen[1]), [int(fen[5]), int(fen[7])]
 
 
@@ -107,7 +113,8 @@ scale = float(opts["--scale"])
 line = [[fit.cp(("L", c, canon(x)), scale) for x in range(27)] for c in range(4)]
 hand = [[fit.cp(("H", o, t), scale) for t in range(PIECES + 1)] for o in range(PIECES + 1)]
 names = {"twelve": "Twelve Men's Morris", "morabaraba": "Morabaraba", "zhi-qi": "Zhi Qi",
-         "experimental": "Experimental", "dooz": "Dooz", "lasker": "Lasker", "el-filja": "El Filja"}
+         "experimental": "Experimental", "dooz": "Dooz", "lasker": "Lasker", "el-filja": "El Filja",
+         "da-san-qi": "Da San Qi"}
 rule_sets = ", ".join(names.get(v, v) for v in VARIANTS)
 write(f"""//! The placing phase's line patterns for {rule_sets}, fitted to the
 //! results of self-play games (`mulino match`, 30,000 nodes a move, random

@@ -2,8 +2,8 @@
 # Fits a placing-phase evaluation of line patterns to the results of
 # self-play games, for rule sets without databases (one table for the rule
 # sets named by --variants: Twelve Men's Morris, Morabaraba and Zhi Qi share
-# one, as they share Twelve's weights; Dooz and Lasker have their own), and
-# writes it as a Rust table.
+# one, as they share Twelve's weights; Dooz, Lasker and El Filja have their
+# own), and writes it as a Rust table.
 #
 # No databases exist for these rule sets, so each position is labelled with
 # its game's result for the side to move (win 1, draw 0.5, loss 0), as
@@ -26,8 +26,9 @@
 # (`--out src/search/patterns/twelve.rs` replaces the engine's table for
 # those three; `--variants dooz --scale 0.7924 --out
 # src/search/patterns/dooz.rs` Dooz's; `--variants lasker --scale 0.6769`
-# Lasker's; Da San Qi's, `--variants da-san-qi --scale 0.7424`, was tried
-# and not kept: README. The scale is what
+# Lasker's, `--variants el-filja --scale 1.1543` El Filja's; Da San Qi's,
+# `--variants da-san-qi --scale 0.7424`, was tried and not kept: README.
+# The scale is what
 # `mulino tune --variant V --skip-plies 6 --freeze in_hand` prints for the
 # weights in use.)
 # Prints the held-out squared error of a constant and of the fit, over all

@@ -8,8 +8,9 @@
 //! their own (over the board's 20 lines where it has diagonals), fitted to
 //! self-play games' results, as there are no databases for them: one table
 //! for those that Twelve's weights score (Twelve Men's Morris, Morabaraba,
-//! Zhi Qi; `twelve.rs`), one each for Dooz (`dooz.rs`) and Lasker
-//! (`lasker.rs`), all written by `scripts/selfplay_patterns.py`.
+//! Zhi Qi; `twelve.rs`), one each for Dooz (`dooz.rs`), Lasker
+//! (`lasker.rs`) and El Filja (`el_filja.rs`), all written by
+//! `scripts/selfplay_patterns.py`.
 //!
 //! Against the linear terms of `eval` (still used where a side flies and
 //! in the other rule sets), they predict the databases' values of held-out
@@ -18,10 +19,11 @@
 //! play; the self-play patterns predict held-out games' results better
 //! than the weights (Twelve Men's Morris 0.0639 against 0.0840,
 //! Morabaraba 0.0698 against 0.0962, Zhi Qi 0.0670 against 0.0887, Dooz
-//! 0.1173 against 0.1533, Lasker 0.0820 against 0.0956). The README gives
-//! the figures.
+//! 0.1173 against 0.1533, Lasker 0.0820 against 0.0956, El Filja 0.1199
+//! against 0.1513). The README gives the figures.
 
 mod dooz;
+mod el_filja;
 mod lasker;
 mod moving;
 mod placing;
@@ -150,15 +152,16 @@ pub struct PlacingPatterns {
 /// The self-play placing patterns that score `rules`, if any: the rule
 /// sets that Twelve's weights score (twelve pieces, diagonals, placing
 /// mills that remove from the board, White first when placing ends) share
-/// one table; Dooz and Lasker have their own, each on the board it was
-/// fitted on. (Experimental's and El Filja's, fitted the same way,
-/// predicted their games better but did not pass in self-play: README.)
+/// one table; Dooz, Lasker and El Filja have their own, each on the board
+/// it was fitted on. (Experimental's, fitted the same way, predicted its
+/// games far better but lost in self-play: README.)
 #[inline]
 pub fn placing_patterns(rules: &Rules) -> Option<&'static PlacingPatterns> {
     let table = match WeightSet::of(rules) {
         WeightSet::Twelve => &twelve::PATTERNS,
         WeightSet::Dooz => &dooz::PATTERNS,
         WeightSet::Lasker => &lasker::PATTERNS,
+        WeightSet::ElFilja => &el_filja::PATTERNS,
         _ => return None,
     };
     (table.diagonals == rules.diagonals).then_some(table)
@@ -319,6 +322,7 @@ mod tests {
             (Variant::ZhiQi, &twelve::PATTERNS),
             (Variant::Dooz, &dooz::PATTERNS),
             (Variant::Lasker, &lasker::PATTERNS),
+            (Variant::ElFilja, &el_filja::PATTERNS),
         ] {
             let rules = v.rules();
             assert_eq!(table(&rules), Some(fitted as *const _), "{v:?}");
@@ -332,16 +336,15 @@ mod tests {
             Variant::ChengSanQi,
             Variant::DaSanQi,
             Variant::Experimental,
-            Variant::ElFilja,
         ] {
             assert_eq!(table(&v.rules()), None, "{v:?}");
         }
-        // Nor under the rules of another board.
-        let lasker_diagonals = Rules {
+        // A table is used only on the board it was fitted on.
+        let el_filja_diagonals = Rules {
             diagonals: true,
-            ..Variant::Lasker.rules()
+            ..Variant::ElFilja.rules()
         };
-        assert_eq!(table(&lasker_diagonals), None);
+        assert_eq!(table(&el_filja_diagonals), None);
     }
 
     /// The positions of random games of `variant`, with the moves that led
@@ -378,6 +381,7 @@ mod tests {
     fn patterns_of(pos: &Position, rules: &Rules) -> Option<Evaluation> {
         let fitted = match (rules.placing_mill, rules.move_in_placing) {
             (PlacingMill::RemoveFromHand, _) => &dooz::PATTERNS,
+            (PlacingMill::ByMillCounts, _) => &el_filja::PATTERNS,
             (_, true) => &lasker::PATTERNS,
             _ => &twelve::PATTERNS,
         };
@@ -391,11 +395,12 @@ mod tests {
 
     /// A rule set of each of the patterns' tables (Nine's, and each
     /// self-play table).
-    const SCORED: [Variant; 4] = [
+    const SCORED: [Variant; 5] = [
         Variant::Nine,
         Variant::Twelve,
         Variant::Dooz,
         Variant::Lasker,
+        Variant::ElFilja,
     ];
 
     #[test]

@@ -22,7 +22,8 @@
 # evaluation's scale (`mulino tune --variant twelve` prints it).
 #
 # Usage: scripts/selfplay_patterns.py GAMES.pgn... [--variants twelve,morabaraba,zhi-qi]
-#          [--bin target/release/mulino] [--epochs 8] [--scale 1.0707] [--out FILE.rs]
+#          [--bin target/release/mulino] [--epochs 8] [--scale 1.0707] [--marks dead]
+#          [--out FILE.rs]
 # (`--out src/search/patterns/twelve.rs` replaces the engine's table for
 # those three; `--variants dooz --scale 0.7924 --out
 # src/search/patterns/dooz.rs` Dooz's; `--variants lasker --scale 0.6769`
@@ -41,7 +42,8 @@ from patterns_fit import CLASS, INDEX, LINES, Fit, canon, flags, line_features, 
 opts, args = flags({"--bin": "target/release/mulino", "--variants": "twelve,morabaraba,zhi-qi",
                     "--epochs": "8", "--scale": "1.0707", "--out": "", "--marks": "dead"})
 if not args:
-    sys.exit("usage: selfplay_patterns.py GAMES.pgn... [--variants V,..] [--bin B] [--epochs N] [--scale K] [--out F]")
+    sys.exit("usage: selfplay_patterns.py GAMES.pgn... [--variants V,..] [--bin B] [--epochs N] [--scale K] "
+             "[--marks dead|empty] [--out F]")
 VARIANTS = opts["--variants"].split(",")
 PIECES = 12  # the hands' table is this size for every rule set
 # The diagonals, middle point in the middle, in the engine's order (after
@@ -58,6 +60,8 @@ RESULT = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 # placing ends: `--marks dead` (3) leaves out every line through one (no
 # mill closes there while placing lasts); `--marks empty` counts it as
 # empty.
+if opts["--marks"] not in ("dead", "empty"):
+    sys.exit("--marks: dead or empty")
 CELL = {"O": 1, "@": 2, "X": 3 if opts["--marks"] == "dead" else 0}
 
 

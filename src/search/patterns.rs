@@ -153,8 +153,9 @@ pub struct PlacingPatterns {
 /// sets that Twelve's weights score (twelve pieces, diagonals, placing
 /// mills that remove from the board, White first when placing ends) share
 /// one table; Dooz, Lasker and El Filja have their own, each on the board
-/// it was fitted on. (Experimental's, fitted the same way, predicted its
-/// games far better but lost in self-play: README.)
+/// it was fitted on. (Experimental's and Da San Qi's, fitted the same
+/// way, predicted their games far better but gained nothing in self-play:
+/// README.)
 #[inline]
 pub fn placing_patterns(rules: &Rules) -> Option<&'static PlacingPatterns> {
     let table = match WeightSet::of(rules) {

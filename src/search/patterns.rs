@@ -47,6 +47,7 @@ pub fn apply(rules: &Rules) -> bool {
 /// The 16 lines by point index (ring by ring, eight points a ring, the
 /// midpoints at even slots: `core::point`), each with its middle point in
 /// the middle, in the order of `scripts/patterns_fit.py`.
+#[cfg(test)]
 const LINES: [[usize; 3]; 16] = {
     let mut l = [[0; 3]; 16];
     let mut ring = 0;
@@ -74,6 +75,7 @@ const CLASS: [usize; 16] = [0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 2, 2, 2, 2];
 /// The 20 lines of the board with diagonals: `LINES`, then the diagonals
 /// from the outer ring's corners a1, a7, g7 and g1 inwards (corner slots 5,
 /// 7, 1 and 3 of each ring), in the order of `scripts/selfplay_patterns.py`.
+#[cfg(test)]
 const LINES_DIAGONAL: [[usize; 3]; 20] = {
     let mut l = [[0; 3]; 20];
     let mut i = 0;
@@ -92,6 +94,7 @@ const LINES_DIAGONAL: [[usize; 3]; 20] = {
 };
 
 /// `CLASS`, and the diagonals' class 3.
+#[cfg(test)]
 const CLASS_DIAGONAL: [usize; 20] = [0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 2, 2, 2, 2, 3, 3, 3, 3];
 
 /// Nine Men's Morris's placing patterns (`placing.rs`) in the shape of the
@@ -175,10 +178,7 @@ pub fn evaluate_placing(pos: &Position, rules: &Rules, p: &PlacingPatterns) -> E
     let us = pos.side_to_move();
     let them = us.opponent();
     let (ours, theirs) = (pos.pieces(us), pos.pieces(them));
-    let lines = match p.diagonals {
-        true => lines(&p.line, &LINES_DIAGONAL, &CLASS_DIAGONAL, ours, theirs),
-        false => lines(&p.line, &LINES, &CLASS, ours, theirs),
-    };
+    let lines = lines(&p.line, p.diagonals, ours, theirs);
     let (our_hand, their_hand) = (pos.in_hand(us), pos.in_hand(them));
     let hand = p.hand[usize::from(our_hand.min(12))][usize::from(their_hand.min(12))];
     let material = (ours.count() as i32 + i32::from(our_hand))
@@ -218,24 +218,71 @@ pub fn evaluate_phase(pos: &Position, rules: &Rules, phase: Phase) -> Evaluation
     }
 }
 
-/// The sum of the weights of `table` by `class` for what `ours` and
-/// `theirs` hold on each of `lines`.
+/// A line's configuration (`config = 9 d0 + 3 d1 + d2`, each point's
+/// digit 0 empty, 1 ours, 2 theirs) from the three bits of one side on
+/// it, bit `k` for the line's point `k`: the `ours` part; twice it is the
+/// `theirs` part.
+const TERNARY: [usize; 8] = {
+    let mut t = [0; 8];
+    let mut b = 0;
+    while b < 8 {
+        t[b] = 9 * (b & 1) + 3 * ((b >> 1) & 1) + ((b >> 2) & 1);
+        b += 1;
+    }
+    t
+};
+
+/// `TERNARY` for the three bits in the reverse order (bit 2 for the
+/// line's point 0): the diagonals run from the outer ring inwards.
+const TERNARY_REVERSED: [usize; 8] = {
+    let mut t = [0; 8];
+    let mut b = 0;
+    while b < 8 {
+        t[b] = TERNARY[((b & 1) << 2) | (b & 2) | ((b >> 2) & 1)];
+        b += 1;
+    }
+    t
+};
+
+/// The sum of the weights of `table` by line class for what `ours` and
+/// `theirs` hold on each of the board's lines: `LINES` (classes `CLASS`),
+/// and with `diagonals` the four of `LINES_DIAGONAL` after them (class
+/// 3). A ring's side is three consecutive bits of the ring's byte (with
+/// its wrap), a cross line or a diagonal one bit of each ring at the
+/// same slot, so each line's bits come out with a shift and a mask
+/// (`tests::lines_agree_with_the_point_by_point_sum`).
 #[inline(always)]
-fn lines(
-    table: &[[i16; 27]],
-    lines: &[[usize; 3]],
-    class: &[usize],
-    ours: Bitboard,
-    theirs: Bitboard,
-) -> i32 {
+fn lines(table: &[[i16; 27]], diagonals: bool, ours: Bitboard, theirs: Bitboard) -> i32 {
+    let (ours, theirs) = (ours.0, theirs.0);
+    let config = |o: u32, t: u32| TERNARY[o as usize & 7] + 2 * TERNARY[t as usize & 7];
     let mut score = 0;
-    for (line, &class) in lines.iter().zip(class) {
-        let mut config = 0;
-        for &p in line {
-            let digit = ((ours.0 >> p) & 1) + 2 * ((theirs.0 >> p) & 1);
-            config = config * 3 + digit as usize;
+    for ring in 0..3 {
+        // The ring's byte twice over: side k is bits 2k + 7 to 2k + 9.
+        let twice = |b: u32| {
+            let r = (b >> (8 * ring)) & 0xff;
+            r | (r << 8)
+        };
+        let (o, t) = (twice(ours), twice(theirs));
+        for k in 0..4 {
+            let shift = 2 * k + 7;
+            score += i32::from(table[CLASS[ring * 4 + k]][config(o >> shift, t >> shift)]);
         }
-        score += i32::from(table[class][config]);
+    }
+    // One bit of each ring at `slot`: bit k ring k's.
+    let across = |b: u32, slot: usize| {
+        let c = (b >> slot) & 0x01_01_01;
+        c | (c >> 7) | (c >> 14)
+    };
+    for m in 0..4 {
+        let c = config(across(ours, 2 * m), across(theirs, 2 * m));
+        score += i32::from(table[2][c]);
+    }
+    if diagonals {
+        for slot in [5, 7, 1, 3] {
+            let (o, t) = (across(ours, slot) & 7, across(theirs, slot) & 7);
+            let c = TERNARY_REVERSED[o as usize] + 2 * TERNARY_REVERSED[t as usize];
+            score += i32::from(table[3][c]);
+        }
     }
     score
 }
@@ -251,7 +298,7 @@ pub fn evaluate_moving(pos: &Position, rules: &Rules) -> Evaluation {
     let [fu, ft] = g.line_features_pair(ours, theirs, empty);
     let [mu, mt] = g.mobility_pair(ours, theirs, empty);
     let can_close = can_close_mill(pos, rules, us, &fu);
-    let mut score = moving::BIAS + lines(&moving::LINE, &LINES, &CLASS, ours, theirs);
+    let mut score = moving::BIAS + lines(&moving::LINE, false, ours, theirs);
     score +=
         i32::from(moving::MATERIAL[ours.count().min(9) as usize][theirs.count().min(9) as usize]);
     score += i32::from(moving::OUR_MOBILITY[mu.min(14) as usize]);
@@ -278,6 +325,38 @@ mod tests {
             (Variant::Twelve, &LINES_DIAGONAL[..]),
         ] {
             lines_are_the_boards(variant, lines);
+        }
+    }
+
+    #[test]
+    fn lines_agree_with_the_point_by_point_sum() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(27);
+        for _ in 0..2_000 {
+            let mut table = [[0i16; 27]; 4];
+            for w in table.iter_mut().flatten() {
+                *w = rng.gen_range(-500..500);
+            }
+            // Each point empty, ours or theirs.
+            let (mut ours, mut theirs) = (0u32, 0u32);
+            for p in 0..24 {
+                match rng.gen_range(0..3) {
+                    1 => ours |= 1 << p,
+                    2 => theirs |= 1 << p,
+                    _ => {}
+                }
+            }
+            for (diagonals, points) in [(false, &LINES[..]), (true, &LINES_DIAGONAL[..])] {
+                let mut want = 0;
+                for (line, &class) in points.iter().zip(&CLASS_DIAGONAL) {
+                    let config = line.iter().fold(0, |c, &p| {
+                        c * 3 + ((ours >> p) & 1) as usize + 2 * ((theirs >> p) & 1) as usize
+                    });
+                    want += i32::from(table[class][config]);
+                }
+                let got = lines(&table, diagonals, Bitboard(ours), Bitboard(theirs));
+                assert_eq!(got, want, "{ours:#x} {theirs:#x} diagonals {diagonals}");
+            }
         }
     }
 

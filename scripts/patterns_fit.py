@@ -16,6 +16,10 @@ INDEX = {p: i for i, p in enumerate(NAMES)}
 LINES = [[r * 8 + (2 * k + 7) % 8, r * 8 + 2 * k, r * 8 + 2 * k + 1] for r in range(3) for k in range(4)]
 LINES += [[2 * m, 2 * m + 8, 2 * m + 16] for m in range(4)]
 CLASS = [0] * 4 + [1] * 4 + [0] * 4 + [2] * 4
+# The four diagonals, middle point in the middle, in the engine's order
+# (after the 16 lines), and the rule sets whose board has them.
+DIAGONALS = [["a1", "b2", "c3"], ["a7", "b6", "c5"], ["g7", "f6", "e5"], ["g1", "f2", "e3"]]
+WITH_DIAGONALS = {"twelve", "morabaraba", "zhi-qi", "dooz", "da-san-qi", "experimental"}
 VALUE = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 
 

@@ -37,7 +37,8 @@
 import sys
 
 from millpgn import Engine, games
-from patterns_fit import CLASS, INDEX, LINES, Fit, canon, flags, line_features, relative, write
+from patterns_fit import (CLASS, DIAGONALS, INDEX, LINES, WITH_DIAGONALS, Fit, canon, flags, line_features,
+                          relative, write)
 
 opts, args = flags({"--bin": "target/release/mulino", "--variants": "twelve,morabaraba,zhi-qi",
                     "--epochs": "8", "--scale": "1.0707", "--out": "", "--marks": "dead"})
@@ -46,10 +47,6 @@ if not args:
              "[--marks dead|empty] [--out F]")
 VARIANTS = opts["--variants"].split(",")
 PIECES = 12  # the hands' table is this size for every rule set
-# The diagonals, middle point in the middle, in the engine's order (after
-# the 16 lines of `patterns_fit.LINES`).
-DIAGONALS = [["a1", "b2", "c3"], ["a7", "b6", "c5"], ["g7", "f6", "e5"], ["g1", "f2", "e3"]]
-WITH_DIAGONALS = {"twelve", "morabaraba", "zhi-qi", "dooz", "da-san-qi", "experimental"}
 DIAGONAL = WITH_DIAGONALS.issuperset(VARIANTS)
 if not DIAGONAL and WITH_DIAGONALS.intersection(VARIANTS):
     sys.exit("the rule sets of one table must all have diagonals or none")

@@ -2,7 +2,7 @@
 # What a random 4-ply opening leaves White at ply 5, set beside what the
 # opening's pair of games (colours reversed) came to in a match.
 #
-# After two placements a side, no mill can have closed yet. Each opening
+# After two plies a side, no mill can have closed yet. Each opening
 # is put in one of three classes by what White, to move, can do at once:
 #   A  close a mill (two White pieces on a line, the third point empty);
 #   B  place a piece that makes two such lines at once, where Black has no
@@ -34,8 +34,22 @@ def closing_points(lines, own, empty):
     return {p for line in lines if sum(q in own for q in line) == 2 for p in line if p in empty}
 
 
+def pieces(book):
+    """White's and Black's points after the opening's plies: placements,
+    or (Lasker Morris) steps `a1-a4`; no mill can close in four plies."""
+    sides = (set(), set())
+    for ply, move in enumerate(book):
+        own = sides[ply % 2]
+        if "x" in move:
+            sys.exit(f"a removal in the opening {' '.join(book)}")
+        src, _, dst = move.rpartition("-")
+        own.discard(src)
+        own.add(dst)
+    return sides
+
+
 def opening_class(lines, book):
-    white, black = {book[0], book[2]}, {book[1], book[3]}
+    white, black = pieces(book)
     empty = set(INDEX) - white - black
     if closing_points(lines, white, empty):
         return "A"

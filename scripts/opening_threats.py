@@ -2,8 +2,9 @@
 # What a random 4-ply opening leaves White at ply 5, set beside what the
 # opening's pair of games (colours reversed) came to in a match.
 #
-# After two plies a side, no mill can have closed yet. Each opening
-# is put in one of three classes by what White, to move, can do at once:
+# After two plies a side (placements, or in Lasker Morris steps too), no
+# mill can have closed yet. Each opening is put in one of three classes by
+# what White, to move, can do at once:
 #   A  close a mill (two White pieces on a line, the third point empty);
 #   B  place a piece that makes two such lines at once, where Black has no
 #      line of its own to close next (so Black can block only one);
@@ -21,41 +22,26 @@
 import sys
 
 from millpgn import games
-from patterns_fit import DIAGONALS, INDEX, LINES, NAMES, WITH_DIAGONALS
+from patterns_fit import LINES, LINES_DIAGONAL, WITH_DIAGONALS, play
 
 
-def board_lines(variant):
-    lines = [[NAMES[i] for i in line] for line in LINES]
-    return lines + (DIAGONALS if variant in WITH_DIAGONALS else [])
-
-
-def closing_points(lines, own, empty):
-    """The empty points that would close a mill for `own`."""
-    return {p for line in lines if sum(q in own for q in line) == 2 for p in line if p in empty}
-
-
-def pieces(book):
-    """White's and Black's points after the opening's plies: placements,
-    or (Lasker Morris) steps `a1-a4`; no mill can close in four plies."""
-    sides = (set(), set())
-    for ply, move in enumerate(book):
-        own = sides[ply % 2]
-        if "x" in move:
-            sys.exit(f"a removal in the opening {' '.join(book)}")
-        src, _, dst = move.rpartition("-")
-        own.discard(src)
-        own.add(dst)
-    return sides
+def closing_points(lines, board, who):
+    """The empty points where `who` (1 White, 2 Black) would close a mill."""
+    return {p for line in lines if [board[q] for q in line].count(who) == 2 for p in line if board[p] == 0}
 
 
 def opening_class(lines, book):
-    white, black = pieces(book)
-    empty = set(INDEX) - white - black
-    if closing_points(lines, white, empty):
+    board = [0] * 24
+    for ply, move in enumerate(book):
+        play(board, ply % 2, move)
+    if closing_points(lines, board, 1):
         return "A"
-    blacks = closing_points(lines, black, empty)
-    for p in empty:
-        if len(closing_points(lines, white | {p}, empty - {p})) >= 2 and not blacks - {p}:
+    blacks = closing_points(lines, board, 2)
+    for p in (p for p in range(24) if board[p] == 0):
+        board[p] = 1
+        double = len(closing_points(lines, board, 1)) >= 2
+        board[p] = 0
+        if double and not blacks - {p}:
             return "B"
     return "C"
 
@@ -71,7 +57,7 @@ def main(paths):
                 sys.exit(f"{path}: a game opens with {books} book plies, not 4")
             variant = tags.get("Variant", "nine")
             pairs.setdefault(tuple(moves[:4]), []).append(tags["Result"])
-        lines = board_lines(variant)
+        lines = LINES_DIAGONAL if variant in WITH_DIAGONALS else LINES
         counts = {}
         decided = other = 0
         for book, results in pairs.items():

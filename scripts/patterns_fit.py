@@ -20,6 +20,7 @@ CLASS = [0] * 4 + [1] * 4 + [0] * 4 + [2] * 4
 # (after the 16 lines), and the rule sets whose board has them.
 DIAGONALS = [["a1", "b2", "c3"], ["a7", "b6", "c5"], ["g7", "f6", "e5"], ["g1", "f2", "e3"]]
 WITH_DIAGONALS = {"twelve", "morabaraba", "zhi-qi", "dooz", "da-san-qi", "experimental"}
+LINES_DIAGONAL = LINES + [[INDEX[p] for p in d] for d in DIAGONALS]
 VALUE = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 
 

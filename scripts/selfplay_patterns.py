@@ -37,7 +37,7 @@
 import sys
 
 from millpgn import Engine, games
-from patterns_fit import (CLASS, DIAGONALS, INDEX, LINES, WITH_DIAGONALS, Fit, canon, flags, line_features,
+from patterns_fit import (CLASS, INDEX, LINES, LINES_DIAGONAL, WITH_DIAGONALS, Fit, canon, flags, line_features,
                           relative, write)
 
 opts, args = flags({"--bin": "target/release/mulino", "--variants": "twelve,morabaraba,zhi-qi",
@@ -50,7 +50,7 @@ PIECES = 12  # the hands' table is this size for every rule set
 DIAGONAL = WITH_DIAGONALS.issuperset(VARIANTS)
 if not DIAGONAL and WITH_DIAGONALS.intersection(VARIANTS):
     sys.exit("the rule sets of one table must all have diagonals or none")
-LINES20 = LINES + ([[INDEX[p] for p in d] for d in DIAGONALS] if DIAGONAL else [])
+LINES20 = LINES_DIAGONAL if DIAGONAL else LINES
 CLASS20 = CLASS + [3] * 4
 RESULT = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 # A marked point (Da San Qi's removals while placing) stays empty until

@@ -254,7 +254,8 @@ const TERNARY_REVERSED: [usize; 8] = {
 #[inline(always)]
 fn lines(table: &[[i16; 27]], diagonals: bool, ours: Bitboard, theirs: Bitboard) -> i32 {
     let (ours, theirs) = (ours.0, theirs.0);
-    let config = |o: u32, t: u32| TERNARY[o as usize & 7] + 2 * TERNARY[t as usize & 7];
+    let config =
+        |digits: &[usize; 8], o: u32, t: u32| digits[o as usize & 7] + 2 * digits[t as usize & 7];
     let mut score = 0;
     for ring in 0..3 {
         // The ring's byte twice over: side k is bits 2k + 7 to 2k + 9.
@@ -265,7 +266,8 @@ fn lines(table: &[[i16; 27]], diagonals: bool, ours: Bitboard, theirs: Bitboard)
         let (o, t) = (twice(ours), twice(theirs));
         for k in 0..4 {
             let shift = 2 * k + 7;
-            score += i32::from(table[CLASS[ring * 4 + k]][config(o >> shift, t >> shift)]);
+            let c = config(&TERNARY, o >> shift, t >> shift);
+            score += i32::from(table[CLASS[ring * 4 + k]][c]);
         }
     }
     // One bit of each ring at `slot`: bit k ring k's.
@@ -274,13 +276,12 @@ fn lines(table: &[[i16; 27]], diagonals: bool, ours: Bitboard, theirs: Bitboard)
         c | (c >> 7) | (c >> 14)
     };
     for m in 0..4 {
-        let c = config(across(ours, 2 * m), across(theirs, 2 * m));
+        let c = config(&TERNARY, across(ours, 2 * m), across(theirs, 2 * m));
         score += i32::from(table[2][c]);
     }
     if diagonals {
         for slot in [5, 7, 1, 3] {
-            let (o, t) = (across(ours, slot) & 7, across(theirs, slot) & 7);
-            let c = TERNARY_REVERSED[o as usize] + 2 * TERNARY_REVERSED[t as usize];
+            let c = config(&TERNARY_REVERSED, across(ours, slot), across(theirs, slot));
             score += i32::from(table[3][c]);
         }
     }

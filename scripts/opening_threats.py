@@ -47,8 +47,10 @@ def opening_class(lines, book):
 
 
 def main(paths):
-    if not paths:
-        sys.exit("usage: opening_threats.py MATCH.pgn...")
+    if not paths or paths[0] in ("-h", "--help"):
+        print("usage: opening_threats.py MATCH.pgn...  (a match's PGN with 4 random plies; the script's"
+              " header says what it prints)")
+        sys.exit(0 if paths else 2)
     for path in paths:
         pairs = {}
         variant = None

@@ -30,7 +30,17 @@ fn comparable(doc: &Value) -> Value {
         top.remove(key);
     }
     for g in top["games"].as_array_mut().expect("games") {
-        g.as_object_mut().expect("a game").remove("seconds");
+        let g = g.as_object_mut().expect("a game");
+        g.remove("seconds");
+        for side in ["white", "black"] {
+            let side = g["thinking"][side].as_object_mut().expect("thinking");
+            side.remove("seconds");
+        }
+    }
+    for e in top["engines"].as_array_mut().expect("engines") {
+        let thinking = e["thinking"].as_object_mut().expect("thinking");
+        thinking.remove("seconds");
+        thinking.remove("mean_seconds");
     }
     doc
 }
@@ -118,6 +128,19 @@ fn slices_merged_equal_the_match_played_at_once() {
     // margin, LOS, LLR) and every game (numbers, colours, openings,
     // results) are those of the match played at once.
     assert_eq!(comparable(&merged), comparable(&whole));
+    // The engines' thinking time is the slices' added up.
+    for e in 0..2 {
+        let slices: f64 = shard_paths
+            .iter()
+            .map(|path| num(&read_json(path)["engines"][e]["thinking"]["seconds"]))
+            .sum();
+        let thinking = &merged["engines"][e]["thinking"];
+        assert!(
+            (num(&thinking["seconds"]) - slices).abs() < 1e-6,
+            "{thinking}"
+        );
+        assert!(int(&thinking["turns"]) > 0, "{thinking}");
+    }
     let p = &merged["pairings"][0];
     assert!(p["elo"].is_number() && p["elo_error"].is_number(), "{p}");
     assert!(num(&p["sprt"]["llr"]) != 0.0, "{p}");

@@ -188,6 +188,24 @@ fn overruns_are_counted_and_forfeit_only_past_the_margin() {
             assert!(num(&slow["overruns"]["longest_seconds"]) >= 0.3);
             assert_eq!(int(&pairing["first_on_time"]["wins"]), 0);
             assert!(text.contains("Overruns past movetime: slow "), "{text}");
+            // Its mean time a turn is what it took, not what it was told.
+            let thinking = &slow["thinking"];
+            assert!(num(&thinking["mean_seconds"]) >= 0.3, "{thinking}");
+            let per_game: u64 = doc["games"]
+                .as_array()
+                .expect("games")
+                .iter()
+                .map(|g| {
+                    let side = if g["white"] == "slow" {
+                        "white"
+                    } else {
+                        "black"
+                    };
+                    int(&g["thinking"][side]["turns"])
+                })
+                .sum();
+            assert_eq!(int(&thinking["turns"]), per_game, "{thinking}");
+            assert!(text.contains("Time per turn (mean): mulino "), "{text}");
         }
     }
 }

@@ -283,6 +283,19 @@ fn engine(e: &EngineInfo, t: &EngineTally) -> Json {
         ]),
     ));
     fields.push(("time_forfeits".into(), t.time_forfeits.into()));
+    fields.push((
+        "thinking".into(),
+        obj([
+            ("turns", u64::from(t.thinking.turns).into()),
+            ("seconds", t.thinking.time.as_secs_f64().into()),
+            (
+                "mean_seconds",
+                t.thinking
+                    .mean()
+                    .map_or(Json::Null, |m| m.as_secs_f64().into()),
+            ),
+        ]),
+    ));
     Json::Obj(fields)
 }
 
@@ -358,6 +371,15 @@ fn game(names: &[String], g: &GameSummary) -> Json {
                 ("black", u64::from(g.overruns[1].moves).into()),
             ]),
         ),
+        ("thinking", {
+            let [white, black] = g.thinking.map(|t| {
+                obj([
+                    ("turns", u64::from(t.turns).into()),
+                    ("seconds", t.time.as_secs_f64().into()),
+                ])
+            });
+            obj([("white", white), ("black", black)])
+        }),
         ("plies", g.plies.into()),
         ("opening", g.opening.as_str().into()),
         (

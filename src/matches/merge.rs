@@ -15,7 +15,7 @@ use super::args::MergeArgs;
 use super::config::Shard;
 use super::info::{EngineInfo, MatchInfo, Merged};
 use super::json;
-use super::record::{Overruns, Termination};
+use super::record::{Overruns, Termination, Thinking};
 use super::report;
 use super::stats::Sprt;
 use super::tally::{GameSummary, Tally, Uncounted};
@@ -407,6 +407,11 @@ fn read_game(r: &Report, engines: &[EngineInfo], g: &Value) -> Result<GameSummar
         moves: g["overruns"][side].as_u64().unwrap_or(0) as u32,
         longest: Duration::ZERO,
     });
+    let thinking = ["white", "black"].map(|side| Thinking {
+        turns: g["thinking"][side]["turns"].as_u64().unwrap_or(0) as u32,
+        time: Duration::try_from_secs_f64(g["thinking"][side]["seconds"].as_f64().unwrap_or(0.0))
+            .unwrap_or_default(),
+    });
     Ok(GameSummary {
         index,
         pairing,
@@ -423,6 +428,7 @@ fn read_game(r: &Report, engines: &[EngineInfo], g: &Value) -> Result<GameSummar
             .map(text)
             .collect(),
         overruns,
+        thinking,
         plies: g["plies"].as_u64().unwrap_or(0) as usize,
         opening: text(&g["opening"]),
         opening_value: result_of(&g["opening_value"]),

@@ -80,6 +80,30 @@ impl Overruns {
     }
 }
 
+/// The time one side spent on its turns, from `go` to `bestmove` (a
+/// turn answered in two parts, a step and its removal, counts once with
+/// both times): what lets a report compare the time the engines really
+/// took, whatever they were told.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Thinking {
+    pub turns: u32,
+    pub time: Duration,
+}
+
+impl Thinking {
+    /// The mean time of a turn, if any was played.
+    pub fn mean(&self) -> Option<Duration> {
+        (self.turns > 0).then(|| self.time / self.turns)
+    }
+}
+
+impl std::ops::AddAssign for Thinking {
+    fn add_assign(&mut self, other: Thinking) {
+        self.turns += other.turns;
+        self.time += other.time;
+    }
+}
+
 /// How an engine forfeited a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Fault {
@@ -193,6 +217,8 @@ pub struct GameRecord {
     pub complaints: Vec<String>,
     /// Overruns by colour (`Color::index`).
     pub overruns: [Overruns; 2],
+    /// The engines' turns and their time, by colour.
+    pub thinking: [Thinking; 2],
     pub termination: Termination,
     /// A sentence: the rules' verdict or what the engine did wrong.
     pub detail: String,

@@ -6,7 +6,9 @@
 
 use std::time::{Duration, Instant, SystemTime};
 
-use super::record::{EngineScore, GameJob, GameRecord, MoveRecord, Overruns, Termination};
+use super::record::{
+    EngineScore, GameJob, GameRecord, MoveRecord, Overruns, Termination, Thinking,
+};
 use crate::core::{Color, Move};
 
 /// How many engine error lines a game record keeps.
@@ -29,6 +31,8 @@ pub struct GameRecorder {
     complaints: Vec<String>,
     /// Moves past their movetime, by colour.
     overruns: [Overruns; 2],
+    /// The engines' turns and their time, by colour.
+    thinking: [Thinking; 2],
     /// A step that closed a mill, played without its removal (Sanmill's
     /// atomic moves, or any engine that answers so): the turn so far,
     /// with the time and search data of its parts.
@@ -60,6 +64,7 @@ impl GameRecorder {
             moves,
             complaints: Vec::new(),
             overruns: [Overruns::default(); 2],
+            thinking: [Thinking::default(); 2],
             opening_value: None,
             partial: None,
         }
@@ -92,11 +97,21 @@ impl GameRecorder {
         moves
     }
 
-    /// Records an engine's move, which took `time`: joined to the step
+    /// Records `side`'s move, which took `time`: joined to the step
     /// whose removal it pays for, if one is waiting. `owes_removal`: the
     /// move is a step whose removal its side still owes, half a turn
     /// kept until the removal comes.
-    pub fn add_move(&mut self, mv: Move, search: Search, time: Duration, owes_removal: bool) {
+    pub fn add_move(
+        &mut self,
+        side: Color,
+        mv: Move,
+        search: Search,
+        time: Duration,
+        owes_removal: bool,
+    ) {
+        let thinking = &mut self.thinking[side.index()];
+        thinking.time += time;
+        thinking.turns += u32::from(!owes_removal);
         let turn = match self.partial.take() {
             Some(step) => MoveRecord {
                 mv: mv.removals().fold(step.mv, Move::with_removal),
@@ -133,6 +148,7 @@ impl GameRecorder {
             moves: self.moves,
             complaints: self.complaints,
             overruns: self.overruns,
+            thinking: self.thinking,
             termination,
             detail,
             opening_value: self.opening_value,
@@ -172,14 +188,14 @@ mod tests {
             depth: Some(3),
             score: Some(EngineScore::Cp(10)),
         };
-        recorder.add_move(mv("a4-b4"), step, ms(5), true);
+        recorder.add_move(Color::Black, mv("a4-b4"), step, ms(5), true);
         assert_eq!(recorder.turns(), 1);
         assert_eq!(recorder.moves_so_far(), [mv("d6"), mv("a4-b4")]);
         let removal = Search {
             depth: None,
             score: Some(EngineScore::Cp(20)),
         };
-        recorder.add_move(mv("xd2"), removal, ms(2), false);
+        recorder.add_move(Color::Black, mv("xd2"), removal, ms(2), false);
         recorder.overrun(Color::Black, ms(70));
         recorder.note(Color::White, vec!["error one".into()]);
         let record = recorder.finish(Termination::MaxMoves, "draw".into());
@@ -193,6 +209,13 @@ mod tests {
         );
         assert_eq!(turn.time, ms(7));
         assert_eq!(record.overruns[1].moves, 1);
+        let black = Thinking {
+            turns: 1,
+            time: ms(7),
+        };
+        assert_eq!(record.thinking, [Thinking::default(), black]);
+        assert_eq!(black.mean(), Some(ms(7)));
+        assert_eq!(Thinking::default().mean(), None);
         assert_eq!(record.complaints, ["white: error one"]);
     }
 }

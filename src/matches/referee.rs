@@ -356,7 +356,7 @@ impl Referee<'_> {
             ));
         }
         let owes_removal = before.is_half_turn(&config.rules, mv);
-        recorder.add_move(mv, heard.search, elapsed, owes_removal);
+        recorder.add_move(side, mv, heard.search, elapsed, owes_removal);
         Ok(())
     }
 

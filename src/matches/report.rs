@@ -96,6 +96,7 @@ pub fn summary(info: &MatchInfo, tally: &Tally, planned: usize, elapsed_s: f64) 
         "\nBy colour: White {} wins, {} draws, Black {} wins",
         tally.white.wins, tally.white.draws, tally.white.losses
     );
+    thinking(&mut s, &names, tally);
     overruns(&mut s, &names, tally);
     let terms: Vec<String> = tally
         .terminations
@@ -302,6 +303,27 @@ fn pairing(s: &mut String, info: &MatchInfo, names: &[String], p: &PairingTally)
         );
     }
     s.push('\n');
+}
+
+/// `Time per turn: ...`, each engine's mean time from `go` to its
+/// answer, whatever it was told: engines that overrun their movetime
+/// play at more time than the table's limits say.
+fn thinking(s: &mut String, names: &[String], tally: &Tally) {
+    let means: Vec<String> = names
+        .iter()
+        .zip(&tally.engines)
+        .filter_map(|(name, t)| {
+            let mean = t.thinking.mean()?;
+            Some(format!(
+                "{name} {:.3} s over {} turns",
+                mean.as_secs_f64(),
+                t.thinking.turns
+            ))
+        })
+        .collect();
+    if !means.is_empty() {
+        let _ = writeln!(s, "Time per turn (mean): {}", means.join("; "));
+    }
 }
 
 /// `Overruns past movetime: ...`, for the engines with any overrun or

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
-use super::record::{Fault, GameRecord, NotCounted, Overruns};
+use super::record::{Fault, GameRecord, NotCounted, Overruns, Thinking};
 use super::stats::{Decision, Pentanomial, Sprt, Wdl};
 use crate::core::Color;
 
@@ -20,6 +20,8 @@ pub struct EngineTally {
     pub overrun_games: u64,
     /// Games it lost on time.
     pub time_forfeits: u64,
+    /// Its turns and the time they took, in all games.
+    pub thinking: Thinking,
 }
 
 impl EngineTally {
@@ -76,6 +78,8 @@ pub struct GameSummary {
     pub complaints: Vec<String>,
     /// Overruns by colour (`Color::index`).
     pub overruns: [Overruns; 2],
+    /// The engines' turns and their time, by colour.
+    pub thinking: [Thinking; 2],
     /// Turns played, book moves included.
     pub plies: usize,
     pub opening: String,
@@ -99,6 +103,7 @@ impl GameSummary {
             detail: game.detail.clone(),
             complaints: game.complaints.clone(),
             overruns: game.overruns,
+            thinking: game.thinking,
             plies: game.moves.len(),
             opening: game.job.opening.line(),
             opening_value: game.opening_value,
@@ -218,8 +223,14 @@ impl Tally {
         self.engines[game.white].as_white.add(white_half);
         self.engines[game.black].as_black.add(black_half);
         *self.terminations.entry(game.termination).or_default() += 1;
-        for (o, engine) in game.overruns.iter().zip([game.white, game.black]) {
+        for ((o, &thinking), engine) in game
+            .overruns
+            .iter()
+            .zip(&game.thinking)
+            .zip([game.white, game.black])
+        {
             let e = &mut self.engines[engine];
+            e.thinking += thinking;
             if o.moves > 0 {
                 e.overruns.moves += o.moves;
                 e.overruns.longest = e.overruns.longest.max(o.longest);

@@ -206,6 +206,7 @@ fn overruns_are_counted_and_forfeit_only_past_the_margin() {
                 .sum();
             assert_eq!(int(&thinking["turns"]), per_game, "{thinking}");
             assert!(text.contains("Time per turn (mean): mulino "), "{text}");
+            assert!(text.contains(" x mulino)"), "{text}");
         }
     }
 }

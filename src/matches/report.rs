@@ -309,16 +309,25 @@ fn pairing(s: &mut String, info: &MatchInfo, names: &[String], p: &PairingTally)
 /// answer, whatever it was told: engines that overrun their movetime
 /// play at more time than the table's limits say.
 fn thinking(s: &mut String, names: &[String], tally: &Tally) {
+    let first = tally.engines.first().and_then(|t| t.thinking.mean());
     let means: Vec<String> = names
         .iter()
         .zip(&tally.engines)
-        .filter_map(|(name, t)| {
+        .enumerate()
+        .filter_map(|(i, (name, t))| {
             let mean = t.thinking.mean()?;
-            Some(format!(
+            let mut text = format!(
                 "{name} {:.3} s over {} turns",
                 mean.as_secs_f64(),
                 t.thinking.turns
-            ))
+            );
+            // The others beside the first engine: whether they played at
+            // its time.
+            if let Some(first) = first.filter(|f| i > 0 && !f.is_zero()) {
+                let ratio = mean.as_secs_f64() / first.as_secs_f64();
+                let _ = write!(text, " ({ratio:.2} x {})", names[0]);
+            }
+            Some(text)
         })
         .collect();
     if !means.is_empty() {

@@ -305,7 +305,7 @@ fn pairing(s: &mut String, info: &MatchInfo, names: &[String], p: &PairingTally)
     s.push('\n');
 }
 
-/// `Time per turn: ...`, each engine's mean time from `go` to its
+/// `Time per turn (mean): ...`, each engine's mean time from `go` to its
 /// answer, whatever it was told: engines that overrun their movetime
 /// play at more time than the table's limits say.
 fn thinking(s: &mut String, names: &[String], tally: &Tally) {

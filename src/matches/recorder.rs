@@ -31,7 +31,9 @@ pub struct GameRecorder {
     complaints: Vec<String>,
     /// Moves past their movetime, by colour.
     overruns: [Overruns; 2],
-    /// The engines' turns and their time, by colour.
+    /// The engines' whole turns and their time, by colour (a
+    /// half-played step counts only once its removal comes, as in
+    /// `moves`).
     thinking: [Thinking; 2],
     /// A step that closed a mill, played without its removal (Sanmill's
     /// atomic moves, or any engine that answers so): the turn so far,
@@ -109,9 +111,6 @@ impl GameRecorder {
         time: Duration,
         owes_removal: bool,
     ) {
-        let thinking = &mut self.thinking[side.index()];
-        thinking.time += time;
-        thinking.turns += u32::from(!owes_removal);
         let turn = match self.partial.take() {
             Some(step) => MoveRecord {
                 mv: mv.removals().fold(step.mv, Move::with_removal),
@@ -131,6 +130,11 @@ impl GameRecorder {
         if owes_removal {
             self.partial = Some(turn);
         } else {
+            // The whole turn's time, its step's included, as recorded.
+            self.thinking[side.index()] += Thinking {
+                turns: 1,
+                time: turn.time,
+            };
             self.moves.push(turn);
         }
     }

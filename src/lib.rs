@@ -1,6 +1,8 @@
 //! mulino: a Mill (Nine Men's Morris) engine.
 //!
 //! Layers, from the bottom (every arrow points down):
+//! - [`largemem`]: large zeroed tables on huge pages, for the search's
+//!   transposition table and the databases' builders.
 //! - [`core`]: the rules, no I/O: points, geometry, rule options, moves,
 //!   positions, move generation, FEN, games and their draw rules, perft.
 //! - [`tb`]: the endgame databases (index, builder, file format, verify,
@@ -23,6 +25,7 @@
 pub mod bench;
 pub mod core;
 pub mod engine;
+pub mod largemem;
 pub mod matches;
 pub mod protocol;
 pub mod search;

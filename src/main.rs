@@ -42,7 +42,8 @@ enum Sub {
     },
     /// Play a match between engines (see match.md).
     Match(mulino::matches::MatchArgs),
-    /// Build, verify and count the moving-phase endgame databases.
+    /// Build, verify and count the databases of perfect play: the moving
+    /// phase and the placing layers above it.
     Tb(mulino::tb_cli::TbArgs),
     /// Play and analyse in the browser: serve the page and print its URL.
     Gui(mulino::web::GuiArgs),

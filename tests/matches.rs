@@ -343,7 +343,7 @@ fn dialect_limits_are_setup_errors() {
 /// longest win for the side to move (25 plies) and a draw.
 fn three_three_database(dir: &Path) -> (String, String) {
     use mulino::core::Rules;
-    use mulino::tb::build::{self, Options};
+    use mulino::tb::moving::build::{self, Options};
     use mulino::tb::probe::Tablebases;
     use mulino::tb::{TbRules, Value as TbValue};
     let rules = Rules::default();
@@ -360,7 +360,7 @@ fn three_three_database(dir: &Path) -> (String, String) {
         (0..table.table.slots().len() as u64)
             .filter_map(|slot| {
                 let (own, opp) = table.sub.position(slot);
-                build::position(tb_rules, own, opp)
+                tb_rules.position(own, opp)
             })
             .find(|pos| tb.probe(pos) == Some(wanted))
             .map(|pos| pos.fen(&rules))

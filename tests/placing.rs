@@ -13,8 +13,8 @@ use std::sync::OnceLock;
 use common::{Engine, bestmove_of};
 use mulino::core::{Move, MoveList, Outcome, Position, Rules};
 use mulino::matches::adjudicate::{TbAdjudication, TbMode};
-use mulino::tb::build::{self, Options};
 use mulino::tb::format::Kind;
+use mulino::tb::moving::build::{self, Options};
 use mulino::tb::placing::build::{PlacingOptions, build_layer};
 use mulino::tb::placing::verify::verify_layer;
 use mulino::tb::placing::{LAYERS, Layer, PlacingLoaded, get, wdl};
@@ -39,7 +39,7 @@ fn built() -> &'static Path {
             threads: 2,
             memory: 1 << 30,
         };
-        for (a, b) in build::plan(&[(MAX, MAX)]) {
+        for (a, b) in mulino::tb::index::plan(&[(MAX, MAX)]) {
             for kind in [Kind::ToEnd, Kind::ToRemoval] {
                 build::build_pair_of(kind, rules(), a, b, &opts, &|_| {}).unwrap();
             }

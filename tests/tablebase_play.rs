@@ -12,8 +12,8 @@ use std::sync::OnceLock;
 use common::{Engine, bestmove_of, last_score};
 use mulino::core::{Game, Move, MoveList, Outcome, Position, Rules};
 use mulino::search::{MATE, MATE_BOUND, TB_DRAW_BAND, TB_WIN, tb_score, value_keeping_moves};
-use mulino::tb::build::{self, Options};
 use mulino::tb::format::{self, Kind};
+use mulino::tb::moving::build::{self, Options};
 use mulino::tb::probe::Tablebases;
 use mulino::tb::root::probe_root;
 use mulino::tb::{TbRules, Value, Wdl};
@@ -31,7 +31,7 @@ fn up_to_five() -> &'static Path {
             memory: 1 << 30,
         };
         let rules = TbRules::from_rules(&Rules::default()).unwrap();
-        for (a, b) in build::plan(&[(5, 5)]) {
+        for (a, b) in mulino::tb::index::plan(&[(5, 5)]) {
             for kind in [Kind::ToEnd, Kind::ToRemoval] {
                 build::build_pair_of(kind, rules, a, b, &opts, &|_| {}).unwrap();
             }
@@ -56,7 +56,7 @@ fn copy_of(name: &str, subspaces: &[(u8, u8)]) -> PathBuf {
 
 /// Every subspace up to 5-5.
 fn all_to_five() -> Vec<(u8, u8)> {
-    let mut all: Vec<(u8, u8)> = build::plan(&[(5, 5)])
+    let mut all: Vec<(u8, u8)> = mulino::tb::index::plan(&[(5, 5)])
         .into_iter()
         .flat_map(|(a, b)| [(a, b), (b, a)])
         .collect();
@@ -164,7 +164,7 @@ fn database_values_follow_the_n_move_rule_through_the_next_removal() {
     let slot = t.table.slots().iter().position(|&b| b == 26).unwrap();
     let (own, opp) = t.sub.position(slot as u64);
     let tb_rules = TbRules::from_rules(&rules).unwrap();
-    let pos = build::position(tb_rules, own, opp).unwrap();
+    let pos = tb_rules.position(own, opp).unwrap();
     let v = tb.value(&pos).unwrap();
     assert_eq!(
         (v.pure_value(), v.to_removal, v.rule),
@@ -325,7 +325,9 @@ fn a_loss_the_n_move_rule_draws_is_held() {
             })
             .unwrap();
         let (own, opp) = t.sub.position(slot as u64);
-        build::position(TbRules::from_rules(&rules).unwrap(), own, opp)
+        TbRules::from_rules(&rules)
+            .unwrap()
+            .position(own, opp)
             .unwrap()
             .with_rule50(80)
     };
@@ -484,7 +486,7 @@ fn the_engine_keeps_the_value_move_after_move() {
             .position(|&b| b == distance + 1)
             .unwrap();
         let (own, opp) = t.sub.position(slot as u64);
-        let start = build::position(tb_rules, own, opp).unwrap();
+        let start = tb_rules.position(own, opp).unwrap();
         let fen = start.fen(&rules);
         let mut pos = start;
         let mut moves: Vec<String> = Vec::new();
@@ -531,7 +533,7 @@ fn database_draws_are_searched_within_the_draw_band() {
     let mut scores = Vec::new();
     let draws: Vec<Position> = (0..t.table.slots().len() as u64)
         .map(|slot| t.sub.position(slot))
-        .filter_map(|(own, opp)| build::position(tb_rules, own, opp))
+        .filter_map(|(own, opp)| tb_rules.position(own, opp))
         .filter(|pos| tb.probe(pos) == Some(Value::Draw))
         .collect();
     assert!(draws.len() >= 8, "{}", draws.len());
@@ -627,13 +629,13 @@ fn tightest(
         seed ^= seed << 17;
         let slot = seed % len;
         let (o, p) = t.sub.position(slot);
-        let Some(zz) = mulino::tb::format::dtz_decode(z.table.slots()[slot as usize]) else {
+        let Some(zz) = mulino::tb::value::dtz_decode(z.table.slots()[slot as usize]) else {
             continue;
         };
         if t.sub.index(o, p) != slot || zz == 0 {
             continue;
         }
-        let Some(start) = build::position(tb_rules, o, p) else {
+        let Some(start) = tb_rules.position(o, p) else {
             continue;
         };
         let win = matches!(tb.probe(&start), Some(Value::Win(_)));

@@ -8,10 +8,12 @@
 use std::path::{Path, PathBuf};
 
 use mulino::core::{Rules, Variant};
-use mulino::tb::build::{self, Options};
-use mulino::tb::format::{self, Kind, MappedTable};
+use mulino::tb::format::{self, Kind};
+use mulino::tb::mapped::MappedTable;
+use mulino::tb::moving::build::{self, Options};
+use mulino::tb::moving::{nmove_check, verify};
 use mulino::tb::probe::Tablebases;
-use mulino::tb::{TbError, TbRules, nmove_check, verify};
+use mulino::tb::{TbError, TbRules};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("mulino-tb-{name}-{}", std::process::id()));
@@ -49,7 +51,7 @@ fn build_up_to_four(dir: &Path, rules: TbRules) {
         threads: 2,
         memory: 1 << 30,
     };
-    for (a, b) in build::plan(&[(4, 4)]) {
+    for (a, b) in mulino::tb::index::plan(&[(4, 4)]) {
         for kind in [Kind::ToEnd, Kind::ToRemoval] {
             build::build_pair_of(kind, rules, a, b, &opts, &|_| {}).unwrap();
         }
@@ -60,7 +62,10 @@ fn build_up_to_four(dir: &Path, rules: TbRules) {
 fn small_tables_verify_and_equal_the_published_counts() {
     let dir = temp_dir("small");
     let rules = TbRules::from_rules(&Rules::default()).unwrap();
-    assert_eq!(build::plan(&[(4, 4)]), vec![(3, 3), (4, 3), (4, 4)]);
+    assert_eq!(
+        mulino::tb::index::plan(&[(4, 4)]),
+        vec![(3, 3), (4, 3), (4, 4)]
+    );
     build_up_to_four(&dir, rules);
     let tbs = Tablebases::new(&dir, rules);
     let rows = published();
@@ -70,7 +75,7 @@ fn small_tables_verify_and_equal_the_published_counts() {
             assert_eq!(findings.mismatches, 0, "{a}-{b}: {:?}", findings.first);
         }
         let t = tbs.table(a, b).unwrap();
-        let h = build::summarise(&t.sub, t.table.slots(), rules);
+        let h = mulino::tb::moving::summarise(&t.sub, t.table.slots(), rules);
         let row = format!(
             "{a}-{b}\t{}\t{}\t{}\t{}\t{}",
             h.wins, h.losses, h.draws, h.max_win, h.max_loss
@@ -122,7 +127,7 @@ fn values_under_the_n_move_rules_agree_with_a_minimax() {
         memory: 1 << 30,
     };
     let mut built = Vec::new();
-    for (a, b) in build::plan(&[(4, 4)]) {
+    for (a, b) in mulino::tb::index::plan(&[(4, 4)]) {
         if !build::clean_below(&dir, rules, ten, a, b) {
             build::build_dtz_pair(rules, ten, a, b, &opts, &|_| {}).unwrap();
             built.push((a, b));
@@ -258,7 +263,7 @@ fn threads_do_not_change_a_table() {
             threads,
             memory: 1 << 30,
         };
-        for (a, b) in build::plan(&[(5, 4)]) {
+        for (a, b) in mulino::tb::index::plan(&[(5, 4)]) {
             build::build_pair(rules, a, b, &opts, &|_| {}).unwrap();
         }
         dir

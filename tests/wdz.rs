@@ -8,11 +8,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use mulino::core::Rules;
-use mulino::tb::build::{self, Options};
 use mulino::tb::format::{self, Kind};
 use mulino::tb::index::Subspace;
+use mulino::tb::moving::build::{self, Options};
+use mulino::tb::moving::{nmove_check, verify};
 use mulino::tb::probe::Tablebases;
-use mulino::tb::{NMoveLimits, TbRules, nmove_check, verify};
+use mulino::tb::{NMoveLimits, TbRules};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("mulino-wdz-{name}-{}", std::process::id()));
@@ -47,7 +48,7 @@ fn game(n: u16) -> Rules {
 /// The `.tb` files and the `.dtz` files for `n` up to 4-4 in `both`, the
 /// `.wdz` files for `n` in `wdz`.
 fn build_both_ways(both: &Path, wdz: &Path, n: u16, rules: TbRules) {
-    for (a, b) in build::plan(&[(4, 4)]) {
+    for (a, b) in mulino::tb::index::plan(&[(4, 4)]) {
         build::build_pair(rules, a, b, &options(both), &|_| {}).unwrap();
         build::build_dtz_pair(rules, limits(n), a, b, &options(both), &|_| {}).unwrap();
         build::build_wdz_pair(rules, limits(n), a, b, &options(wdz), &|_| {}).unwrap();
@@ -68,7 +69,7 @@ fn wdz_files_give_what_tb_and_dtz_files_give_under_their_rule() {
     assert!(from_both.check_all().1.is_empty());
     assert!(from_wdz.check_all().1.is_empty());
     let (mut compared, mut drawn_by_counter, mut decisive) = (0u64, 0u64, 0u64);
-    for (a, b) in build::plan(&[(4, 4)]) {
+    for (a, b) in mulino::tb::index::plan(&[(4, 4)]) {
         for (x, y) in [(a, b), (b, a)] {
             let sub = Subspace::new(x, y).unwrap();
             for idx in 0..sub.len() {
@@ -76,7 +77,7 @@ fn wdz_files_give_what_tb_and_dtz_files_give_under_their_rule() {
                 if own.count() != x as u32 || opp.count() != y as u32 {
                     continue;
                 }
-                let Some(pos) = build::position(rules, own, opp) else {
+                let Some(pos) = rules.position(own, opp) else {
                     continue;
                 };
                 for counter in [0, 4, 9] {
@@ -110,7 +111,7 @@ fn wdz_files_give_what_tb_and_dtz_files_give_under_their_rule() {
         assert_eq!((r.mismatches, r.unknown), (0, 0), "{r:?}");
     }
     let under = Tablebases::under(&wdz, rules, limits(10));
-    for (a, b) in build::plan(&[(4, 4)]) {
+    for (a, b) in mulino::tb::index::plan(&[(4, 4)]) {
         for (x, y) in [(a, b), (b, a)] {
             let f = verify::verify_kind(&under, Kind::UnderRule, x, y, 2, &|_| {}).unwrap();
             assert_eq!(f.mismatches, 0, "{x}-{y}: {:?}", f.first);
@@ -130,9 +131,9 @@ fn verification_names_a_changed_wdz_value() {
     let at = format::HEADER_LEN
         + bytes[format::HEADER_LEN..]
             .iter()
-            .position(|&b| format::wdz_decode(b) == mulino::tb::Value::Win(1))
+            .position(|&b| mulino::tb::value::wdz_decode(b) == mulino::tb::Value::Win(1))
             .unwrap();
-    bytes[at] = format::wdz_encode(mulino::tb::Value::Loss(0)).unwrap();
+    bytes[at] = mulino::tb::value::wdz_encode(mulino::tb::Value::Loss(0)).unwrap();
     std::fs::write(&path, &bytes).unwrap();
     let under = Tablebases::under(&dir, rules, limits(100));
     let f = verify::verify_kind(&under, Kind::UnderRule, 3, 3, 1, &|_| {}).unwrap();
@@ -216,7 +217,7 @@ fn placing_layers_over_wdz_files_are_the_same() {
 fn a_damaged_wdz_file_is_not_used_in_play() {
     let dir = temp_dir("damaged");
     let rules = TbRules::from_rules(&Rules::default()).unwrap();
-    for (a, b) in build::plan(&[(4, 3)]) {
+    for (a, b) in mulino::tb::index::plan(&[(4, 3)]) {
         build::build_wdz_pair(rules, limits(100), a, b, &options(&dir), &|_| {}).unwrap();
     }
     let path = dir.join(format::wdz_file_name(4, 3, limits(100)));

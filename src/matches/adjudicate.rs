@@ -3,7 +3,7 @@
 //! value perfect play gives it, instead of being played out.
 //!
 //! Values are taken under the match's N-move rules from the position's
-//! counter (`tb::rule`): a win or loss is adjudicated only when the
+//! counter (`tb::nmove`): a win or loss is adjudicated only when the
 //! winner can force it within them (the `.dtz` files say so, or, without
 //! them, the `.tb` line ends before any limit can strike), and a draw
 //! (a `.tb` draw, or a win or loss the rules draw) is a draw between

@@ -3,53 +3,14 @@
 //! the placing and moving phases of Nine Men's Morris are scored by
 //! `patterns` instead, on the same logistic scale.
 
-use super::params::{self, EvalWeights, PIECE};
+pub use super::features::Evaluation;
+use super::features::can_close_mill;
+pub use super::params::Phase;
+use super::params::{EvalWeights, PIECE};
 use super::patterns;
 use crate::core::geometry::LineFeatures;
 use crate::core::rules::PlacingMill;
 use crate::core::{Bitboard, Color, Point, Position, Rules};
-
-/// The phases with weights of their own.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Phase {
-    /// A hand is not empty.
-    Placing,
-    /// Both hands empty and no side may fly.
-    Moving,
-    /// Both hands empty and a side may fly.
-    Flying,
-}
-
-impl Phase {
-    pub const ALL: [Phase; 3] = [Phase::Placing, Phase::Moving, Phase::Flying];
-
-    /// The phase of `pos`.
-    #[inline]
-    pub fn of(pos: &Position, rules: &Rules) -> Phase {
-        if pos.in_hand(Color::White) > 0 || pos.in_hand(Color::Black) > 0 {
-            Phase::Placing
-        } else if Color::ALL.iter().any(|&c| pos.can_fly(rules, c)) {
-            Phase::Flying
-        } else {
-            Phase::Moving
-        }
-    }
-
-    /// Its weights under `rules` (`params::WeightSet`).
-    #[inline]
-    pub fn weights(self, rules: &Rules) -> &'static EvalWeights {
-        params::WeightSet::of(rules).weights(self)
-    }
-
-    /// The name of its weights in `params`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Phase::Placing => "PLACING",
-            Phase::Moving => "MOVING",
-            Phase::Flying => "FLYING",
-        }
-    }
-}
 
 #[inline]
 fn weights(pos: &Position, rules: &Rules) -> &'static EvalWeights {
@@ -161,38 +122,11 @@ fn side_terms(
     }
 }
 
-/// Whether `c`, whose line features are `f`, can close a mill with its
-/// next step from `pos`. Every step that earns a removal passes; a few
-/// that earn none (a one-time mill formed again) pass too.
-#[inline]
-pub fn can_close_mill(pos: &Position, rules: &Rules, c: Color, f: &LineFeatures) -> bool {
-    if f.closers.is_empty() {
-        false
-    } else if pos.in_hand(c) > 0 {
-        true
-    } else if pos.can_fly(rules, c) {
-        // A line with a hole holds two pieces; any third one flies in.
-        pos.pieces(c).count() > 2
-    } else {
-        f.sliders.nonempty()
-    }
-}
-
 /// Whether `c`, whose line features are `f`, can close a mill next turn
 /// at two or more points: a single block does not stop that.
 #[inline]
 fn threatens_twice(pos: &Position, rules: &Rules, c: Color, f: &LineFeatures) -> bool {
     f.closers.count() >= 2 && can_close_mill(pos, rules, c, f)
-}
-
-/// A static evaluation, and what the quiescence search needs besides.
-#[derive(Clone, Copy, Debug)]
-pub struct Evaluation {
-    /// For the side to move.
-    pub score: i32,
-    /// Whether the side to move may have a step that closes a mill (if
-    /// false, it has none).
-    pub can_close: bool,
 }
 
 /// The evaluation of `pos` for the side to move.
@@ -292,6 +226,7 @@ pub fn threats_through(rules: &Rules, p: Point, theirs: Bitboard, empty: Bitboar
 pub(super) mod tests {
     use super::*;
     use crate::core::{Move, Variant};
+    use crate::search::params;
 
     /// Nine men's morris after these placements (the search's tests use it
     /// too).

@@ -4,7 +4,7 @@
 //! mill closures, lazy SMP threads, MultiPV and skill levels.
 
 pub mod eval;
-mod largemem;
+pub mod features;
 pub mod ordering;
 pub mod params;
 pub mod patterns;

@@ -1,8 +1,49 @@
 //! Every tunable number of the search and the evaluation, in one place.
 
-use super::eval::Phase;
-use crate::core::Rules;
 use crate::core::rules::PlacingMill;
+use crate::core::{Color, Position, Rules};
+
+/// The phases with weights of their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// A hand is not empty.
+    Placing,
+    /// Both hands empty and no side may fly.
+    Moving,
+    /// Both hands empty and a side may fly.
+    Flying,
+}
+
+impl Phase {
+    pub const ALL: [Phase; 3] = [Phase::Placing, Phase::Moving, Phase::Flying];
+
+    /// The phase of `pos`.
+    #[inline]
+    pub fn of(pos: &Position, rules: &Rules) -> Phase {
+        if pos.in_hand(Color::White) > 0 || pos.in_hand(Color::Black) > 0 {
+            Phase::Placing
+        } else if Color::ALL.iter().any(|&c| pos.can_fly(rules, c)) {
+            Phase::Flying
+        } else {
+            Phase::Moving
+        }
+    }
+
+    /// Its weights under `rules` ([`WeightSet`]).
+    #[inline]
+    pub fn weights(self, rules: &Rules) -> &'static EvalWeights {
+        WeightSet::of(rules).weights(self)
+    }
+
+    /// The name of its weights in this module.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Placing => "PLACING",
+            Phase::Moving => "MOVING",
+            Phase::Flying => "FLYING",
+        }
+    }
+}
 
 /// The value of one piece (the unit of `score cp`).
 pub const PIECE: i32 = 100;

@@ -29,8 +29,8 @@ mod moving;
 mod placing;
 mod twelve;
 
-use super::eval::{Evaluation, Phase, can_close_mill};
-use super::params::WeightSet;
+use super::features::{Evaluation, can_close_mill};
+use super::params::{Phase, WeightSet};
 use crate::core::rules::PlacingMill;
 use crate::core::{Bitboard, Position, Rules};
 

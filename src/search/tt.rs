@@ -5,8 +5,8 @@
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
-use super::largemem::{self, LargeBuffer, Zeroable};
 use crate::core::Move;
+use crate::largemem::{self, HugeTable, Zeroed};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -36,10 +36,10 @@ const BUCKET: usize = 4;
 struct Bucket([Slot; BUCKET]);
 
 // SAFETY: a bucket is atomics only; all-zero is four empty slots.
-unsafe impl Zeroable for Bucket {}
+unsafe impl Zeroed for Bucket {}
 
 pub struct Tt {
-    table: LargeBuffer<Bucket>,
+    table: HugeTable<Bucket>,
     age: AtomicU8,
 }
 
@@ -94,7 +94,8 @@ impl Tt {
             });
         }
         let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let table = LargeBuffer::zeroed(buckets).ok_or(TtAllocError::Failed(mb))?;
+        let mut table = HugeTable::zeroed(buckets).map_err(|_| TtAllocError::Failed(mb))?;
+        table.commit();
         Ok(Tt {
             table,
             age: AtomicU8::new(0),
@@ -102,7 +103,7 @@ impl Tt {
     }
 
     pub fn clear(&self) {
-        for s in self.table.as_slice().iter().flat_map(|b| &b.0) {
+        for s in self.table.iter().flat_map(|b| &b.0) {
             s.check.store(0, Relaxed);
             s.data.store(0, Relaxed);
         }
@@ -117,7 +118,7 @@ impl Tt {
 
     #[inline]
     fn bucket(&self, key: u64) -> &[Slot; BUCKET] {
-        let table = self.table.as_slice();
+        let table = &self.table[..];
         &table[(((key >> 32) * table.len() as u64) >> 32) as usize].0
     }
 
@@ -125,14 +126,7 @@ impl Tt {
     /// before searching the child).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = self.bucket(key).as_ptr().cast::<i8>();
-            // SAFETY: prefetching is only a hint; the address is in the table.
-            unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        largemem::prefetch(self.bucket(key));
     }
 
     #[inline]
@@ -186,10 +180,9 @@ impl Tt {
     /// Permille of a sample of entries written in the current search.
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Relaxed);
-        let n = (self.table.as_slice().len() * BUCKET).min(1000);
+        let n = (self.table.len() * BUCKET).min(1000);
         let used = self
             .table
-            .as_slice()
             .iter()
             .flat_map(|b| &b.0)
             .take(n)
@@ -225,7 +218,7 @@ mod tests {
     fn hashfull_counts_this_searchs_entries() {
         let tt = Tt::new(1).unwrap();
         assert_eq!(tt.hashfull(), 0);
-        let slots = tt.table.as_slice().len() * BUCKET;
+        let slots = tt.table.len() * BUCKET;
         let key = |i: u64| i.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         // One store per 10 slots: about a tenth full.
         for i in 0..slots as u64 / 10 {

@@ -80,11 +80,13 @@
 //! where stopping at the removal gives 11).
 
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::rule::NMoveLimits;
-use crate::core::Rules;
+use super::error::TbError;
+use super::nmove::NMoveLimits;
+use super::rules::TbRules;
+use super::value::Value;
 
 pub const MAGIC: &[u8; 8] = b"MULINOTB";
 pub const VERSION: u32 = 1;
@@ -105,7 +107,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    fn byte(self) -> u8 {
+    pub(crate) fn byte(self) -> u8 {
         match self {
             Kind::ToEnd => 0,
             Kind::ToRemoval => 1,
@@ -142,223 +144,6 @@ impl Kind {
             Kind::UnderRule => "values under an N-move rule",
         }
     }
-}
-
-/// The longest distance to the next removal a `.wdz` file holds, and so
-/// the largest N-move limit it can be built for.
-pub const WDZ_MAX_LIMIT: u16 = 126;
-
-/// A `.wdz` slot byte: the value under the file's N-move limits from a
-/// counter of 0, its distance the plies to the next removal that keeps
-/// it. `None` where it does not fit (a distance past [`WDZ_MAX_LIMIT`]).
-#[inline]
-pub fn wdz_encode(v: Value) -> Option<u8> {
-    match v {
-        Value::Draw => Some(0),
-        Value::Win(z) if (1..=127).contains(&z) => Some(1 + z),
-        Value::Loss(z) if z as u16 <= WDZ_MAX_LIMIT => Some(129 + z),
-        _ => None,
-    }
-}
-
-/// The value a `.wdz` slot byte holds ([`wdz_encode`]).
-#[inline]
-pub fn wdz_decode(byte: u8) -> Value {
-    match byte {
-        0 => Value::Draw,
-        1..=128 => Value::Win(byte - 1),
-        _ => Value::Loss(byte - 129),
-    }
-}
-
-/// A `.dtz` slot byte: `None` for a draw, else the plies to the next
-/// removal that keeps the value.
-#[inline]
-pub fn dtz_decode(byte: u8) -> Option<u8> {
-    byte.checked_sub(1)
-}
-
-/// The game-theoretic value of a position for the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Value {
-    Win(u8),
-    Loss(u8),
-    Draw,
-}
-
-impl Value {
-    /// The slot byte.
-    #[inline]
-    pub fn encode(self) -> u8 {
-        match self {
-            Value::Draw => 0,
-            Value::Win(d) | Value::Loss(d) => d + 1,
-        }
-    }
-
-    /// The value of a slot byte.
-    #[inline]
-    pub fn decode(byte: u8) -> Value {
-        match byte {
-            0 => Value::Draw,
-            b if (b - 1) % 2 == 1 => Value::Win(b - 1),
-            b => Value::Loss(b - 1),
-        }
-    }
-
-    /// The value, for the side that moved, of a move into a position of
-    /// this value (for the side then to move): a loss there is a win here,
-    /// one ply longer.
-    #[inline]
-    pub fn one_ply_back(self) -> Value {
-        match self {
-            Value::Loss(d) => Value::Win(d.saturating_add(1)),
-            Value::Win(d) => Value::Loss(d.saturating_add(1)),
-            Value::Draw => Value::Draw,
-        }
-    }
-
-    /// Whether the encoding can hold it (wins odd, losses even, <= 254).
-    pub fn representable(self) -> bool {
-        match self {
-            Value::Draw => true,
-            Value::Win(d) => d % 2 == 1 && d < 255,
-            Value::Loss(d) => d % 2 == 0 && d < 255,
-        }
-    }
-}
-
-/// The rules that decide moving-phase values: a table is only read under
-/// the rules it was built for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct TbRules {
-    pub flying: bool,
-    pub fly_at: u8,
-    pub diagonals: bool,
-    pub remove_from_mills_always: bool,
-}
-
-impl TbRules {
-    /// The moving-phase rules of `rules`, if the databases support them.
-    pub fn from_rules(rules: &Rules) -> Result<TbRules, TbError> {
-        if rules.one_time_mills {
-            return Err(TbRules::unsupported(
-                "one-time mills need the record of formed mills",
-            ));
-        }
-        if rules.remove_multiple {
-            return Err(TbRules::unsupported("several removals per move"));
-        }
-        // The other later rules (placing mills, who moves first, full
-        // board) end with placing; this one changes the moving phase.
-        if rules.blocked_removes {
-            return Err(TbRules::unsupported(
-                "a blocked side removes and moves again",
-            ));
-        }
-        Ok(TbRules {
-            flying: rules.flying,
-            fly_at: rules.fly_at,
-            diagonals: rules.diagonals,
-            remove_from_mills_always: rules.remove_from_mills_always,
-        })
-    }
-
-    fn unsupported(what: &str) -> TbError {
-        TbError::UnsupportedRules(what.to_string())
-    }
-
-    /// The rules core's rule set that plays this moving phase (the
-    /// placing rules as in Nine), for move generation and FEN.
-    pub fn game_rules(self) -> Rules {
-        Rules {
-            flying: self.flying,
-            fly_at: self.fly_at,
-            diagonals: self.diagonals,
-            remove_from_mills_always: self.remove_from_mills_always,
-            ..Rules::default()
-        }
-    }
-
-    pub fn describe(self) -> String {
-        format!(
-            "flying {}, fly at {}, diagonals {}, mill pieces {}",
-            if self.flying { "on" } else { "off" },
-            self.fly_at,
-            if self.diagonals { "on" } else { "off" },
-            if self.remove_from_mills_always {
-                "always removable"
-            } else {
-                "protected"
-            }
-        )
-    }
-}
-
-/// Everything that can go wrong with the databases.
-#[derive(Debug, thiserror::Error)]
-pub enum TbError {
-    #[error("{path}: {source}")]
-    Io { path: PathBuf, source: io::Error },
-    #[error("{0}: not a mulino database (bad magic)")]
-    BadMagic(PathBuf),
-    #[error("{path}: format version {found}, this build reads version {VERSION}")]
-    BadVersion { path: PathBuf, found: u32 },
-    #[error("{path}: built for rules ({found}), the engine plays ({wanted})")]
-    WrongRules {
-        path: PathBuf,
-        found: String,
-        wanted: String,
-    },
-    #[error("{path}: header says subspace {found}, the file name {wanted}")]
-    WrongSubspace {
-        path: PathBuf,
-        found: String,
-        wanted: String,
-    },
-    #[error("{path}: {found} bytes, expected {expected} (truncated or corrupt)")]
-    BadLength {
-        path: PathBuf,
-        found: u64,
-        expected: u64,
-    },
-    #[error("{path}: unknown kind of file {found} (built by a newer mulino?)")]
-    BadKind { path: PathBuf, found: u8 },
-    #[error("{path}: holds {found}, expected {wanted}")]
-    WrongKind {
-        path: PathBuf,
-        found: &'static str,
-        wanted: &'static str,
-    },
-    #[error("{path}: checksum mismatch (corrupt)")]
-    BadChecksum { path: PathBuf },
-    #[error("these rules have no databases: {0}")]
-    UnsupportedRules(String),
-    #[error("subspace `{0}` is not W-B with 3 <= W, B <= 9")]
-    BadSubspace(String),
-    /// A table that could not be opened (the reason, as text).
-    #[error("{0}")]
-    Unusable(String),
-    #[error("{0} is missing (build it first)")]
-    Missing(PathBuf),
-    #[error(
-        "building {subspace} needs about {need_gib:.1} GiB, more than --memory {limit_gib:.1} GiB"
-    )]
-    Memory {
-        subspace: String,
-        need_gib: f64,
-        limit_gib: f64,
-    },
-    #[error(
-        "{subspace}: the distances to the next removal disagree with the values at {fen} (a bug)"
-    )]
-    Inconsistent { subspace: String, fen: String },
-    #[error("{subspace}: the value of {fen} ({value:?}) does not fit the format")]
-    Unrepresentable {
-        subspace: String,
-        fen: String,
-        value: Value,
-    },
 }
 
 /// The file name of subspace `own-opp`'s values (`.tb`).
@@ -474,6 +259,7 @@ impl Header {
             return Err(TbError::BadVersion {
                 path: path.to_path_buf(),
                 found: version,
+                expected: VERSION,
             });
         }
         let kind = Kind::from_byte(h[18]).ok_or_else(|| TbError::BadKind {
@@ -531,239 +317,24 @@ pub fn checksum(data: &[u8]) -> u64 {
     h
 }
 
-fn file_stamp(f: &File) -> io::Result<(u64, Option<std::time::SystemTime>)> {
-    let meta = f.metadata()?;
-    Ok((meta.len(), meta.modified().ok()))
-}
-
-fn io_err(path: &Path) -> impl FnOnce(io::Error) -> TbError + '_ {
-    move |source| TbError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
 /// Writes a finished table: to `path.tmp` first, synced, then renamed, so
 /// that a file under the final name is always complete.
 pub fn write_table(path: &Path, header: &Header, slots: &[u8]) -> Result<(), TbError> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
-    let mut f = File::create(&tmp).map_err(io_err(&tmp))?;
-    f.write_all(&header.to_bytes()).map_err(io_err(&tmp))?;
-    f.write_all(slots).map_err(io_err(&tmp))?;
-    f.sync_all().map_err(io_err(&tmp))?;
+    let mut f = File::create(&tmp).map_err(TbError::io(&tmp))?;
+    f.write_all(&header.to_bytes()).map_err(TbError::io(&tmp))?;
+    f.write_all(slots).map_err(TbError::io(&tmp))?;
+    f.sync_all().map_err(TbError::io(&tmp))?;
     drop(f);
-    std::fs::rename(&tmp, path).map_err(io_err(path))
-}
-
-/// A table opened read-only and memory-mapped.
-pub struct MappedTable {
-    pub header: Header,
-    pub path: PathBuf,
-    map: memmap2::Mmap,
-    /// The open file, and its length and modification time when mapped:
-    /// a file changed in place under the mapping is noticed
-    /// ([`MappedTable::changed_on_disk`]) before it is read again.
-    file: File,
-    stamp: (u64, Option<std::time::SystemTime>),
-}
-
-/// The slots of subspace `own-opp`'s file at `path`: the length the index
-/// needs, not the header's word for it (a probe must never read past the
-/// end), and an error where the header says otherwise.
-fn index_slots(header: &Header, path: &Path, own: u8, opp: u8) -> Result<u64, TbError> {
-    let slots = super::index::Subspace::new(own, opp).map_or(0, |s| s.len());
-    if header.slots != slots {
-        return Err(TbError::BadLength {
-            path: path.to_path_buf(),
-            found: header.slots,
-            expected: slots,
-        });
-    }
-    Ok(slots)
-}
-
-impl MappedTable {
-    /// Opens `dir/mulino-own-opp.tb` and checks its header against the
-    /// rules and its length (not its checksum: see `verify_checksum`).
-    pub fn open(dir: &Path, own: u8, opp: u8, rules: TbRules) -> Result<MappedTable, TbError> {
-        MappedTable::open_kind(dir, Kind::ToEnd, own, opp, rules)
-    }
-
-    /// Opens the file of kind `kind` of subspace `own-opp` in `dir`, as
-    /// [`MappedTable::open`] does.
-    pub fn open_kind(
-        dir: &Path,
-        kind: Kind,
-        own: u8,
-        opp: u8,
-        rules: TbRules,
-    ) -> Result<MappedTable, TbError> {
-        if kind == Kind::ToRemoval {
-            return MappedTable::open_dtz(dir, own, opp, rules, NMoveLimits::NONE);
-        }
-        debug_assert!(
-            kind != Kind::UnderRule,
-            "a .wdz file is opened for its limits"
-        );
-        let path = dir.join(file_name_of(kind, own, opp));
-        MappedTable::open_path(path, kind, rules, |header, path| {
-            if (header.own, header.opp) != (own, opp) {
-                return Err(TbError::WrongSubspace {
-                    path: path.to_path_buf(),
-                    found: format!("{}-{}", header.own, header.opp),
-                    wanted: format!("{own}-{opp}"),
-                });
-            }
-            index_slots(header, path, own, opp)
-        })
-    }
-
-    /// Opens subspace `own-opp`'s `.dtz` file with its removals valued
-    /// under `limits` ([`dtz_file_name`]).
-    pub fn open_dtz(
-        dir: &Path,
-        own: u8,
-        opp: u8,
-        rules: TbRules,
-        limits: NMoveLimits,
-    ) -> Result<MappedTable, TbError> {
-        let path = dir.join(dtz_file_name(own, opp, limits));
-        MappedTable::open_under(path, Kind::ToRemoval, own, opp, rules, limits)
-    }
-
-    /// Opens subspace `own-opp`'s `.wdz` file built for `limits`.
-    pub fn open_wdz(
-        dir: &Path,
-        own: u8,
-        opp: u8,
-        rules: TbRules,
-        limits: NMoveLimits,
-    ) -> Result<MappedTable, TbError> {
-        let path = dir.join(wdz_file_name(own, opp, limits));
-        MappedTable::open_under(path, Kind::UnderRule, own, opp, rules, limits)
-    }
-
-    /// Opens the file at `path` of subspace `own-opp` and kind `kind`,
-    /// whose header must name `limits`.
-    fn open_under(
-        path: PathBuf,
-        kind: Kind,
-        own: u8,
-        opp: u8,
-        rules: TbRules,
-        limits: NMoveLimits,
-    ) -> Result<MappedTable, TbError> {
-        MappedTable::open_path(path, kind, rules, |header, path| {
-            if (header.own, header.opp) != (own, opp) || header.limits != limits {
-                return Err(TbError::WrongSubspace {
-                    path: path.to_path_buf(),
-                    found: format!("{}-{} under {:?}", header.own, header.opp, header.limits),
-                    wanted: format!("{own}-{opp} under {limits:?}"),
-                });
-            }
-            index_slots(header, path, own, opp)
-        })
-    }
-
-    /// Opens the file at `path` of kind `kind` for `rules`; `body` checks
-    /// the header further and says how many bytes must follow it.
-    pub fn open_path(
-        path: PathBuf,
-        kind: Kind,
-        rules: TbRules,
-        body: impl FnOnce(&Header, &Path) -> Result<u64, TbError>,
-    ) -> Result<MappedTable, TbError> {
-        if !path.exists() {
-            return Err(TbError::Missing(path));
-        }
-        let f = File::open(&path).map_err(io_err(&path))?;
-        let stamp = file_stamp(&f).map_err(io_err(&path))?;
-        // SAFETY: the file is only read; a file changed under a running
-        // engine would give wrong values but no memory unsafety beyond
-        // what mmap of a read-only file always carries (a truncation, a
-        // SIGBUS on the next read of a lost page: `changed_on_disk` lets
-        // the engine notice it between searches), and finished tables are
-        // never rewritten (builds write a new file and rename it).
-        let map = unsafe { memmap2::Mmap::map(&f) }.map_err(io_err(&path))?;
-        let header = Header::parse(&path, &map)?;
-        if header.kind != kind {
-            return Err(TbError::WrongKind {
-                path,
-                found: header.kind.describe(),
-                wanted: kind.describe(),
-            });
-        }
-        if header.rules != rules {
-            return Err(TbError::WrongRules {
-                path,
-                found: header.rules.describe(),
-                wanted: rules.describe(),
-            });
-        }
-        let expected = HEADER_LEN as u64 + body(&header, &path)?;
-        if map.len() as u64 != expected {
-            return Err(TbError::BadLength {
-                path,
-                found: map.len() as u64,
-                expected,
-            });
-        }
-        Ok(MappedTable {
-            header,
-            path,
-            map,
-            file: f,
-            stamp,
-        })
-    }
-
-    /// Whether the mapped file was truncated or rewritten in place since
-    /// it was opened (reading a truncated mapping would kill the process
-    /// with SIGBUS). A file replaced by rename, as builds do, is not
-    /// changed: the mapping keeps the old one.
-    pub fn changed_on_disk(&self) -> bool {
-        file_stamp(&self.file).map_or(true, |now| now != self.stamp)
-    }
-
-    /// The slot bytes.
-    #[inline]
-    pub fn slots(&self) -> &[u8] {
-        &self.map[HEADER_LEN..]
-    }
-
-    /// Checks the stored checksum against the slot bytes.
-    pub fn verify_checksum(&self) -> Result<(), TbError> {
-        if checksum(self.slots()) != self.header.checksum {
-            return Err(TbError::BadChecksum {
-                path: self.path.clone(),
-            });
-        }
-        Ok(())
-    }
+    std::fs::rename(&tmp, path).map_err(TbError::io(path))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn values_round_trip_through_a_byte() {
-        for d in 0..=254u8 {
-            let v = if d % 2 == 1 {
-                Value::Win(d)
-            } else {
-                Value::Loss(d)
-            };
-            assert!(v.representable());
-            assert_eq!(Value::decode(v.encode()), v);
-        }
-        assert_eq!(Value::decode(Value::Draw.encode()), Value::Draw);
-        assert!(!Value::Win(2).representable());
-        assert!(!Value::Loss(1).representable());
-    }
-
+    use crate::core::Rules;
     #[test]
     fn header_round_trips() {
         let h = Header {

@@ -517,6 +517,29 @@ fn expand(compact: u32, taken: u32) -> u32 {
         | (deposit[m2 as usize][(top & 0xFF) as usize] as u32) << 16
 }
 
+/// The pairs to build, smallest first, for the subspaces asked for and
+/// those their removals lead into. Each pair is `(a, b)` with `a >= b`.
+pub fn plan(targets: &[(u8, u8)]) -> Vec<(u8, u8)> {
+    let mut pairs: Vec<(u8, u8)> = Vec::new();
+    let mut todo: Vec<(u8, u8)> = targets.to_vec();
+    while let Some((a, b)) = todo.pop() {
+        let key = (a.max(b), a.min(b));
+        if pairs.contains(&key) {
+            continue;
+        }
+        pairs.push(key);
+        // A removal from a-b leads into (b-1)-a, from b-a into (a-1)-b.
+        if b > MIN_PIECES {
+            todo.push((b - 1, a));
+        }
+        if a > MIN_PIECES {
+            todo.push((a - 1, b));
+        }
+    }
+    pairs.sort_by_key(|&(a, b)| (a + b, a, b));
+    pairs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

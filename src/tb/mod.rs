@@ -1,34 +1,42 @@
-//! Endgame databases of the moving phase (both hands empty): perfect
-//! values and distances for every position with 3 to 9 pieces a side.
+//! Endgame databases: perfect values and distances for the moving phase
+//! (both hands empty, 3 to 9 pieces a side) and for the placing phase
+//! above it, so that the whole game of Nine Men's Morris is played
+//! perfectly from the first move.
 //!
-//! - `symmetry`: the 16 board symmetries.
-//! - `index`: dense slots per symmetry class.
-//! - `format`: the file format and the values.
-//! - `build`: retrograde analysis, pair by pair.
-//! - `verify`: every value recomputed from the rules core's moves.
-//! - `placing`: the placing phase's layers, built backward from the
-//!   moving phase.
-//! - `nmove_check`: the values under the N-move rules against a minimax
-//!   of its own.
-//! - `probe`: the value of a position, from memory-mapped files that
-//!   pass their checksum first.
-//! - `table`: the builders' working tables, on huge pages.
-//! - `rule`: values under the N-move rules (`.tb` and `.dtz` together).
-//! - `root`: one probe of a root and its moves for every caller.
+//! From the bottom (each module uses only those above it in this list):
+//! - `value`: the values and their byte codes; `error`: what can go wrong.
+//! - `nmove`: values under the N-move rules; `rules`: the rules a file is
+//!   built for.
+//! - `symmetry`: the 16 board symmetries; `index`: dense slots per
+//!   symmetry class, and which subspaces a build needs.
+//! - `format`: the file format (header, names, checksum);
+//!   `mapped`: a finished file, memory-mapped and checked.
+//! - `work`: what the builders and checkers share (progress, memory).
+//! - `placing` (its layers' index and reader) and `probe`: the value of
+//!   a position from files that pass their checksum first; `root`: one
+//!   probe of a root and its moves for every caller. The reader needs
+//!   nothing of the builders.
+//! - The two phases, shaped alike, each with its `build` and `verify`:
+//!   `moving` (and its `nmove_check`) and `placing`, built backward from
+//!   the moving phase.
 //!
-//! Depends on `core` only.
+//! Depends on `core` and `largemem` only.
 
-pub mod build;
+pub mod error;
 pub mod format;
 pub mod index;
-pub mod nmove_check;
+pub mod mapped;
+pub mod moving;
+pub mod nmove;
 pub mod placing;
 pub mod probe;
 pub mod root;
-pub mod rule;
+pub mod rules;
 pub mod symmetry;
-pub mod table;
-pub mod verify;
+pub mod value;
+pub mod work;
 
-pub use format::{TbError, TbRules, Value};
-pub use rule::{NMoveLimits, TbValue, Wdl};
+pub use error::TbError;
+pub use nmove::{NMoveLimits, TbValue};
+pub use rules::TbRules;
+pub use value::{Value, Wdl};

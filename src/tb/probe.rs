@@ -1,5 +1,6 @@
-//! The value of a moving-phase position from the databases: tables are
-//! memory-mapped on first use, so opening a directory costs nothing.
+//! The value of a position from the databases, a moving-phase subspace's
+//! file or a placing layer's: tables are memory-mapped on first use, so
+//! opening a directory costs nothing.
 //!
 //! Tables opened for play ([`Tablebases::for_play`]) are trusted only
 //! after their checksum has passed, which a background thread checks once
@@ -13,11 +14,14 @@ use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicBool, AtomicU8};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
-use super::build::plan;
-use super::format::{self, Kind, MappedTable, TbError, TbRules, Value};
-use super::index::{MAX_PIECES, MIN_PIECES, Subspace};
+use super::error::TbError;
+use super::format::{self, Kind};
+use super::index::{MAX_PIECES, MIN_PIECES, Subspace, plan};
+use super::mapped::MappedTable;
+use super::nmove::{NMoveLimits, TbValue};
 use super::placing::{LAYERS, Layer, PlacingLoaded};
-use super::rule::{NMoveLimits, TbValue};
+use super::rules::TbRules;
+use super::value::{self, Value};
 use crate::core::{Bitboard, Position, Rules};
 
 /// One opened table with its index.
@@ -456,7 +460,7 @@ impl Tablebases {
         let (w, b) = (own.count(), opp.count());
         if let Some(z) = self.wdz_usable(w, b) {
             let pure = self.peek(Kind::ToEnd, w, b).map(|t| t.value(own, opp));
-            let v = format::wdz_decode(z.byte(own, opp));
+            let v = value::wdz_decode(z.byte(own, opp));
             let limit = self.limits.limit(w, b);
             return Some(TbValue::under_rule(v, pure, pos.rule50(), limit));
         }
@@ -471,7 +475,7 @@ impl Tablebases {
             (true, Some(_)) => self.usable(Kind::ToRemoval, w, b),
             _ => None,
         };
-        let to_removal = dtz.and_then(|z| format::dtz_decode(z.byte(own, opp)));
+        let to_removal = dtz.and_then(|z| value::dtz_decode(z.byte(own, opp)));
         if dtz.is_some() && to_removal.is_none() {
             // A file for these limits leaves the wins and losses the rule
             // draws at every counter undecided.

@@ -6,8 +6,9 @@
 
 use std::cmp::Reverse;
 
+use super::nmove::TbValue;
 use super::probe::Tablebases;
-use super::rule::{TbValue, Wdl};
+use super::value::Wdl;
 use crate::core::{Move, MoveList, Position, Rules};
 
 /// A root and its moves, as the databases see them.

@@ -1,6 +1,6 @@
-//! `mulino tb`: build, verify and count the moving-phase databases (the
-//! work is in `crate::tb`; this is the command line, progress bars and
-//! summaries).
+//! `mulino tb`: build, verify and count the databases, the moving phase
+//! and the placing layers (the work is in `crate::tb`; this is the
+//! command line, progress bars and summaries).
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -14,11 +14,14 @@ mod placing;
 
 use crate::core::Variant;
 use crate::tb::NMoveLimits;
-use crate::tb::build::{self, Event, Options};
-use crate::tb::format::{Kind, MappedTable, TbError};
-use crate::tb::index::{MAX_PIECES, MIN_PIECES};
+use crate::tb::format::Kind;
+use crate::tb::index::{MAX_PIECES, MIN_PIECES, plan};
+use crate::tb::mapped::MappedTable;
+use crate::tb::moving::build::{self, Options};
+use crate::tb::moving::{self, verify};
 use crate::tb::probe::Tablebases;
-use crate::tb::{TbRules, verify};
+use crate::tb::work::Event;
+use crate::tb::{TbError, TbRules};
 
 #[derive(Args, Debug)]
 pub struct TbArgs {
@@ -316,7 +319,7 @@ fn run_build(a: BuildArgs) -> Result<()> {
         "file\tslots\tclasses\tseconds\tpositions/s\tpeak_MiB\twins\tlosses\tdraws\tmax_win\tmax_loss"
     );
     let limits = a.limits();
-    for (x, y) in build::plan(&targets) {
+    for (x, y) in plan(&targets) {
         for &kind in kinds {
             let file_limits = match kind {
                 Kind::ToRemoval => dtz_limits(&opts.dir, rules, limits, x, y),
@@ -368,7 +371,7 @@ fn print_reports(
                     .map_err(|e| anyhow::anyhow!("{e}"))?;
                 let limits = r.header.limits;
                 let dtz = MappedTable::open_dtz(&opts.dir, r.own, r.opp, rules, limits)?;
-                build::summarise_dtz(&tb.sub, tb.table.slots(), dtz.slots(), rules)
+                moving::summarise_dtz(&tb.sub, tb.table.slots(), dtz.slots(), rules)
             }
         };
         let name = match kind {
@@ -506,7 +509,7 @@ fn run_stats(a: StatsArgs) -> Result<()> {
             }
             Err(e) => bail!("{e}"),
         };
-        let h = build::summarise(&t.sub, t.table.slots(), rules);
+        let h = moving::summarise(&t.sub, t.table.slots(), rules);
         let row = format!(
             "{x}-{y}\t{}\t{}\t{}\t{}\t{}",
             h.wins, h.losses, h.draws, h.max_win, h.max_loss
@@ -539,7 +542,7 @@ fn wdz_stats(dir: &Path, rules: TbRules, x: u8, y: u8) -> Result<()> {
     for limits in limits_present(dir, x, y, "wdz") {
         let t = MappedTable::open_wdz(dir, x, y, rules, limits)?;
         let sub = crate::tb::index::Subspace::new(x, y).context("a subspace of 3 to 9 pieces")?;
-        let h = build::summarise_wdz(&sub, t.slots(), rules);
+        let h = moving::summarise_wdz(&sub, t.slots(), rules);
         println!(
             "{x}-{y}\t{}\t{}\t{}\t{}\t{}\t(under NMoveRule {} and EndgameNMoveRule {} from a counter of 0; distances to the next removal)",
             h.wins, h.losses, h.draws, h.max_win, h.max_loss, limits.n_move, limits.endgame
@@ -588,7 +591,7 @@ fn run_nmove(a: NmoveArgs) -> Result<()> {
             bail!("{}", problems.join("; "));
         }
         let mut started = Instant::now();
-        crate::tb::nmove_check::check(&tables, &rules, &targets, a.common.threads, |r| {
+        moving::nmove_check::check(&tables, &rules, &targets, a.common.threads, |r| {
             println!(
                 "{n}\t{}-{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.1}",
                 r.own,
@@ -655,7 +658,7 @@ fn nmove_stats(dir: &Path, tbs: &Tablebases, rules: TbRules, list: &[(u8, u8)], 
             for (t, z) in tb.table.slots().iter().zip(dtz.table.slots()) {
                 let (win, z) = match (
                     crate::tb::Value::decode(*t),
-                    crate::tb::format::dtz_decode(*z),
+                    crate::tb::value::dtz_decode(*z),
                 ) {
                     (crate::tb::Value::Draw, _) => continue,
                     (v, z) => (
@@ -677,7 +680,7 @@ fn nmove_stats(dir: &Path, tbs: &Tablebases, rules: TbRules, list: &[(u8, u8)], 
                 }
             }
             let exact = built_for_it
-                || build::plan(&[(x, y)])
+                || plan(&[(x, y)])
                     .iter()
                     .filter(|&&p| p != (x.max(y), x.min(y)))
                     .all(|&(a, b)| {

@@ -8,13 +8,14 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::{BuildArgs, CommonArgs, bar, on_event};
+use crate::tb::TbError;
 use crate::tb::TbRules;
 use crate::tb::Wdl;
-use crate::tb::format::TbError;
-use crate::tb::placing::build::{PlacingOptions, build_layer, open_any_layer, open_layer};
+use crate::tb::placing::build::{PlacingOptions, build_layer};
 use crate::tb::placing::verify::verify_layer;
 use crate::tb::placing::{LAYERS, PIECES, file_name};
 use crate::tb::placing::{PlacingLoaded, get, wdl};
+use crate::tb::placing::{open_any_layer, open_layer};
 
 /// Builds every placing layer not yet in `--dir`, last layer first.
 pub fn build(a: &BuildArgs, rules: TbRules) -> Result<()> {

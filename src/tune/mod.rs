@@ -18,7 +18,8 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 
 use crate::core::{Color, Variant};
-use crate::search::eval::{self, Phase};
+use crate::search::eval;
+use crate::search::params::Phase;
 use crate::search::params::{self, EvalWeights};
 use crate::search::patterns;
 use crate::tb::probe::Tablebases;

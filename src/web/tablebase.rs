@@ -99,7 +99,7 @@ pub fn probe(pos: &Position, rules: &Rules) -> Option<(TbAnswer, Vec<(Move, TbAn
 mod tests {
     use super::*;
     use crate::tb::TbRules;
-    use crate::tb::build::{Options, build_pair};
+    use crate::tb::moving::build::{Options, build_pair};
 
     #[test]
     fn the_page_gets_the_databases_values() {

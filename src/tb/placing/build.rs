@@ -25,17 +25,21 @@ use std::sync::atomic::AtomicU8;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
-use super::{COUNTS, DRAW, LOSS, Layer, Sector, SectorIndex, WIN, file_name, get};
+use super::{
+    COUNTS, DRAW, LOSS, Layer, Sector, SectorIndex, WIN, file_name, get, open_layer, walk_order,
+};
 use crate::core::Bitboard;
 use crate::core::geometry::Geometry;
-use crate::tb::build::{
-    Child, Event, atomic_u8, check_memory, peak_memory, prefetch, working_table,
-};
-use crate::tb::format::{self, Header, Kind, MappedTable, TbError, TbRules, Value};
+use crate::largemem::{HugeTable, prefetch};
+use crate::tb::error::TbError;
+use crate::tb::format::{self, Header, Kind};
 use crate::tb::index::{PlusOne, Subspace};
-use crate::tb::rule::NMoveLimits;
+use crate::tb::moving::build::Child;
+use crate::tb::nmove::NMoveLimits;
+use crate::tb::rules::TbRules;
 use crate::tb::symmetry;
-use crate::tb::table::Table;
+use crate::tb::value::Value;
+use crate::tb::work::{Event, atomic_u8, check_memory, peak_memory, working_table};
 
 /// The summary of one layer built.
 #[derive(Clone, Debug)]
@@ -373,7 +377,7 @@ pub fn build_layer(
     // order, and a plain store to a byte of its own lets the processor
     // go on while the line comes, where a shared byte would need a
     // locked read-modify-write that waits for it.
-    let mut values: Table<u8> = working_table(slots as usize, &opts.dir)?;
+    let mut values: HugeTable<u8> = working_table(slots as usize, &opts.dir)?;
     progress(Event::Phase {
         label: "placing",
         total: sectors.iter().map(|s| walk_order(s).len()).sum(),
@@ -432,20 +436,6 @@ pub fn build_layer(
         peak_bytes: peak_memory(),
         file_bytes: (format::HEADER_LEN + bytes.len()) as u64,
     })
-}
-
-/// The order in which a sector's positions are valued: by the other
-/// side's set (the side to move after the placement), each of its
-/// symmetry classes with every set of the side to move against it. All
-/// the positions one class leads to then lie in a few blocks of the next
-/// layer (one for the quiet placements, one per removable piece), which
-/// stay in the cache while the class is walked; only the one write per
-/// position lands anywhere in the layer. Each slot of the sector is
-/// visited exactly once: a position with the other's set canonical, the
-/// mover's least under the symmetries that fix that set.
-pub(super) fn walk_order(sector: &Sector) -> Subspace {
-    Subspace::with_counts(sector.opp, sector.own)
-        .expect("a sector's counts, swapped, fit the board")
 }
 
 /// Every class of one sector, split over threads.
@@ -542,51 +532,4 @@ fn open_moving(
         }
     }
     Ok(MovingTables { subspaces })
-}
-
-/// Opens layer `k`'s file in `dir`, built for `rules` and for sectors of
-/// at most `max` pieces a side.
-pub fn open_layer(dir: &Path, rules: TbRules, k: u8, max: u8) -> Result<MappedTable, TbError> {
-    open_layer_with(dir, rules, k, Some(max))
-}
-
-/// Opens layer `k`'s file in `dir` built for `rules`, whatever sectors it
-/// holds (its header says: `header.max`).
-pub fn open_any_layer(dir: &Path, rules: TbRules, k: u8) -> Result<MappedTable, TbError> {
-    open_layer_with(dir, rules, k, None)
-}
-
-fn open_layer_with(
-    dir: &Path,
-    rules: TbRules,
-    k: u8,
-    max: Option<u8>,
-) -> Result<MappedTable, TbError> {
-    let path = dir.join(file_name(k));
-    MappedTable::open_path(path, Kind::Placing, rules, |h, path| {
-        let max = max.unwrap_or(h.max);
-        if h.layer != k
-            || h.pieces != super::PIECES
-            || h.max != max
-            || !(3..=super::PIECES).contains(&max)
-        {
-            return Err(TbError::WrongSubspace {
-                path: path.to_path_buf(),
-                found: format!(
-                    "layer {} of {} pieces, at most {}",
-                    h.layer, h.pieces, h.max
-                ),
-                wanted: format!("layer {k} of {} pieces, at most {max}", super::PIECES),
-            });
-        }
-        let slots = Layer { k, max }.slots();
-        if h.slots != slots {
-            return Err(TbError::BadLength {
-                path: path.to_path_buf(),
-                found: h.slots,
-                expected: slots,
-            });
-        }
-        Ok(slots.div_ceil(4))
-    })
 }

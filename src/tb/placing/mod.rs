@@ -29,16 +29,21 @@
 //! N-move limits the layers are built for (`tb build --n-move`, named in
 //! the header): a `.tb` win or loss counts only if its next removal, from
 //! the `.dtz` file exact under those limits, is within the limit
-//! (`tb::rule`; for the standard rules under 100, 6-4 alone has 51,948
+//! (`tb::nmove`; for the standard rules under 100, 6-4 alone has 51,948
 //! wins drawn so). The engine takes the layers as exact only under the
 //! limits of their header.
 
 pub mod build;
 pub mod verify;
 
-use super::format::{MappedTable, TbError, TbRules};
+use std::path::Path;
+
+use super::error::TbError;
+use super::format::Kind;
 use super::index::Subspace;
-use super::rule::Wdl;
+use super::mapped::MappedTable;
+use super::rules::TbRules;
+use super::value::Wdl;
 use crate::core::{Bitboard, Color, FullBoardAction, PlacingMill, Position, Rules, Setup};
 
 /// The pieces a side of the rules the placing databases support.
@@ -270,8 +275,8 @@ impl SectorIndex {
 
 impl PlacingLoaded {
     /// Layer `k`'s file in `dir`, for `rules`.
-    pub fn open(dir: &std::path::Path, rules: TbRules, k: u8) -> Result<PlacingLoaded, TbError> {
-        let table = build::open_any_layer(dir, rules, k)?;
+    pub fn open(dir: &Path, rules: TbRules, k: u8) -> Result<PlacingLoaded, TbError> {
+        let table = open_any_layer(dir, rules, k)?;
         let layer = Layer {
             k,
             max: table.header.max,
@@ -294,6 +299,63 @@ impl PlacingLoaded {
         let s = &self.sectors[self.lookup.find(o, p)?];
         Some(get(self.table.slots(), s.first + s.sub.index(own, opp)))
     }
+}
+
+/// Opens layer `k`'s file in `dir`, built for `rules` and for sectors of
+/// at most `max` pieces a side.
+pub fn open_layer(dir: &Path, rules: TbRules, k: u8, max: u8) -> Result<MappedTable, TbError> {
+    open_layer_with(dir, rules, k, Some(max))
+}
+
+/// Opens layer `k`'s file in `dir` built for `rules`, whatever sectors it
+/// holds (its header says: `header.max`).
+pub fn open_any_layer(dir: &Path, rules: TbRules, k: u8) -> Result<MappedTable, TbError> {
+    open_layer_with(dir, rules, k, None)
+}
+
+fn open_layer_with(
+    dir: &Path,
+    rules: TbRules,
+    k: u8,
+    max: Option<u8>,
+) -> Result<MappedTable, TbError> {
+    let path = dir.join(file_name(k));
+    MappedTable::open_path(path, Kind::Placing, rules, |h, path| {
+        let max = max.unwrap_or(h.max);
+        if h.layer != k || h.pieces != PIECES || h.max != max || !(3..=PIECES).contains(&max) {
+            return Err(TbError::WrongSubspace {
+                path: path.to_path_buf(),
+                found: format!(
+                    "layer {} of {} pieces, at most {}",
+                    h.layer, h.pieces, h.max
+                ),
+                wanted: format!("layer {k} of {} pieces, at most {max}", PIECES),
+            });
+        }
+        let slots = Layer { k, max }.slots();
+        if h.slots != slots {
+            return Err(TbError::BadLength {
+                path: path.to_path_buf(),
+                found: h.slots,
+                expected: slots,
+            });
+        }
+        Ok(slots.div_ceil(4))
+    })
+}
+
+/// The order in which a sector's positions are valued: by the other
+/// side's set (the side to move after the placement), each of its
+/// symmetry classes with every set of the side to move against it. All
+/// the positions one class leads to then lie in a few blocks of the next
+/// layer (one for the quiet placements, one per removable piece), which
+/// stay in the cache while the class is walked; only the one write per
+/// position lands anywhere in the layer. Each slot of the sector is
+/// visited exactly once: a position with the other's set canonical, the
+/// mover's least under the symmetries that fix that set.
+pub(crate) fn walk_order(sector: &Sector) -> Subspace {
+    Subspace::with_counts(sector.opp, sector.own)
+        .expect("a sector's counts, swapped, fit the board")
 }
 
 /// The file name of layer `k`.

@@ -8,15 +8,16 @@ use std::sync::Mutex;
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::Relaxed;
 
-use super::build::{open_layer, walk_order};
-use super::{LAYERS, Layer, Sector, SectorIndex, get, wdl};
+use super::{LAYERS, Layer, Sector, SectorIndex, get, open_layer, walk_order, wdl};
 use crate::core::{MoveList, Outcome, Position, Rules};
-use crate::tb::build::{Event, prefetch};
-use crate::tb::format::{MappedTable, TbError, TbRules};
+use crate::largemem::prefetch;
+use crate::tb::error::TbError;
+use crate::tb::mapped::MappedTable;
 use crate::tb::probe::Tablebases;
-use crate::tb::rule::Wdl;
+use crate::tb::rules::TbRules;
 use crate::tb::symmetry;
-use crate::tb::verify::Findings;
+use crate::tb::value::Wdl;
+use crate::tb::work::{Event, Findings};
 
 /// Verifies layer `k` in `dir` against layer `k + 1` there (or the moving
 /// phase's `.tb` files).

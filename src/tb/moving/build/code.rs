@@ -6,7 +6,7 @@
 
 use std::sync::atomic::AtomicU16;
 
-use crate::tb::Value;
+use crate::tb::value::Value;
 
 /// `0`: not known (a draw once the build ends); else `1 + 2 d + win`.
 pub type Code = u16;
@@ -93,12 +93,6 @@ pub fn atomic(values: &mut [Code]) -> &[AtomicU16] {
     // `u16`, and the exclusive borrow keeps every other access out while
     // the atomic view lives.
     unsafe { &*(values as *mut [Code] as *const [AtomicU16]) }
-}
-
-/// `counts` as atomics (see [`atomic`]).
-pub fn atomic_u8(counts: &mut [u8]) -> &[std::sync::atomic::AtomicU8] {
-    // SAFETY: as for `atomic`: same layout, exclusive borrow.
-    unsafe { &*(counts as *mut [u8] as *const [std::sync::atomic::AtomicU8]) }
 }
 
 #[cfg(test)]

@@ -5,10 +5,14 @@
 
 use crate::core::Bitboard;
 use crate::core::geometry::Geometry;
-use crate::tb::format::{Kind, MappedTable, TbError, TbRules, Value};
+use crate::tb::error::TbError;
+use crate::tb::format::Kind;
 use crate::tb::index::Subspace;
-use crate::tb::rule::NMoveLimits;
+use crate::tb::mapped::MappedTable;
+use crate::tb::nmove::NMoveLimits;
+use crate::tb::rules::TbRules;
 use crate::tb::symmetry;
+use crate::tb::value::{self, Value};
 
 /// The moving-phase rules in the form the inner loops want.
 #[derive(Clone, Copy)]
@@ -151,12 +155,12 @@ impl Child {
     #[inline]
     pub fn value(&self, idx: usize) -> Value {
         match &self.source {
-            ChildSource::UnderRule(t) => super::super::format::wdz_decode(t.slots()[idx]),
+            ChildSource::UnderRule(t) => value::wdz_decode(t.slots()[idx]),
             ChildSource::Tables { tb, dtz } => {
                 let v = Value::decode(tb.slots()[idx]);
                 match (dtz, v) {
                     (Some(dtz), Value::Win(_) | Value::Loss(_)) => {
-                        let z = super::super::format::dtz_decode(dtz.slots()[idx]);
+                        let z = value::dtz_decode(dtz.slots()[idx]);
                         let stands = z.is_some_and(|z| self.limit.is_none_or(|n| z as u16 <= n));
                         if stands { v } else { Value::Draw }
                     }

@@ -10,31 +10,17 @@
 
 use std::sync::Mutex;
 
-use super::build::{self, Event};
-use super::format::{self, Kind, MappedTable, TbError, Value};
-use super::index::Subspace;
-use super::probe::{Loaded, Tablebases};
-use super::rule::{NMoveLimits, Wdl};
-use super::symmetry;
+use super::{summarise, summarise_dtz, summarise_wdz};
 use crate::core::{Bitboard, MoveList, Outcome, Position, Rules};
-
-/// What went wrong in one table.
-#[derive(Debug, Default)]
-pub struct Findings {
-    /// How many slots disagree.
-    pub mismatches: u64,
-    /// The first ones, as text (FEN, stored and recomputed value).
-    pub first: Vec<String>,
-}
-
-impl Findings {
-    pub fn add(&mut self, what: String) {
-        self.mismatches += 1;
-        if self.first.len() < 10 {
-            self.first.push(what);
-        }
-    }
-}
+use crate::tb::error::TbError;
+use crate::tb::format::Kind;
+use crate::tb::index::Subspace;
+use crate::tb::mapped::MappedTable;
+use crate::tb::nmove::NMoveLimits;
+use crate::tb::probe::{Loaded, Tablebases};
+use crate::tb::symmetry;
+use crate::tb::value::{self, Value, Wdl};
+use crate::tb::work::{Event, Findings};
 
 /// Verifies the `.tb` table `own-opp` (and that the tables it reads open).
 pub fn verify_table(
@@ -105,7 +91,7 @@ fn every_slot(
         MoveList::new,
         |moves, idx, own, opp| {
             if let Some(p) = check(moves, idx, own, opp) {
-                let fen = build::fen(tbs.tb_rules(), own, opp);
+                let fen = tbs.tb_rules().fen(own, opp);
                 findings
                     .lock()
                     .expect("no panics")
@@ -121,8 +107,8 @@ fn check_header(tbs: &Tablebases, tb: &Loaded, dtz: Option<&Loaded>, findings: &
     let checked = dtz.unwrap_or(tb);
     let rules = tbs.tb_rules();
     let summary = match dtz {
-        None => build::summarise(&tb.sub, tb.table.slots(), rules),
-        Some(z) => build::summarise_dtz(&tb.sub, tb.table.slots(), z.table.slots(), rules),
+        None => summarise(&tb.sub, tb.table.slots(), rules),
+        Some(z) => summarise_dtz(&tb.sub, tb.table.slots(), z.table.slots(), rules),
     };
     let (w, l) = match dtz {
         // A `.dtz` header counts its decided classes as wins and its
@@ -184,7 +170,7 @@ fn check_slot(
     if sub.index(o, p) != idx {
         return Some(format!("symmetry {s} moves it to slot {}", sub.index(o, p)));
     }
-    let Some(pos) = build::position(tbs.tb_rules(), own, opp) else {
+    let Some(pos) = tbs.tb_rules().position(own, opp) else {
         return Some("the rules core refuses the position".into());
     };
     pos.legal_moves(rules, moves);
@@ -202,7 +188,7 @@ fn check_slot(
             (expected != pure).then(|| format!("stored {pure:?}, successors give {expected:?}"))
         }
         Some(z) => {
-            let stored = format::dtz_decode(z.byte(own, opp));
+            let stored = value::dtz_decode(z.byte(own, opp));
             let expected = match recompute(rules, &pos, moves, pure_probe, |v, removed| {
                 to_removal(tbs, v, removed)
             }) {
@@ -238,7 +224,7 @@ fn to_removal(tbs: &Tablebases, after: Successor, removed: bool) -> Value {
     let z = tbs
         .dtz_table(after.own.count() as u8, after.opp.count() as u8)
         .ok()
-        .and_then(|t| format::dtz_decode(t.byte(after.own, after.opp)));
+        .and_then(|t| value::dtz_decode(t.byte(after.own, after.opp)));
     if removed {
         // The smaller subspace's value from a counter of 0, under the
         // limits the table was built for.
@@ -271,7 +257,7 @@ fn verify_wdz(
     progress: &(dyn Fn(Event) + Sync),
 ) -> Result<Findings, TbError> {
     let findings = Mutex::new(Findings::default());
-    let h = build::summarise_wdz(&wdz.sub, wdz.table.slots(), tbs.tb_rules());
+    let h = summarise_wdz(&wdz.sub, wdz.table.slots(), tbs.tb_rules());
     let counted = (h.wins, h.losses, h.draws, h.max_win, h.max_loss);
     check_checksum_and_counts(
         &wdz.table,
@@ -291,17 +277,17 @@ fn verify_wdz(
             if sub.index(own, opp) != idx {
                 return Some(format!("index round trip gives {}", sub.index(own, opp)));
             }
-            let Some(pos) = build::position(tbs.tb_rules(), own, opp) else {
+            let Some(pos) = tbs.tb_rules().position(own, opp) else {
                 return Some("the rules core refuses the position".into());
             };
             pos.legal_moves(&rules, moves);
-            let stored = format::wdz_decode(wdz.byte(own, opp));
+            let stored = value::wdz_decode(wdz.byte(own, opp));
             // A successor's value for its side to move: the same
             // table's after a quiet move, the smaller subspace's under
             // the rule from a counter of 0 after a removal.
             let probe = |next: &Position, o: Bitboard, p: Bitboard, removed: bool| {
                 if !removed {
-                    return Ok(format::wdz_decode(wdz_of(tbs, o, p)?));
+                    return Ok(value::wdz_decode(wdz_of(tbs, o, p)?));
                 }
                 let v = tbs.value(next).ok_or("no database value after a removal")?;
                 Ok(match v.rule {

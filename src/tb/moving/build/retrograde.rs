@@ -23,11 +23,15 @@
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, AtomicUsize};
 
+use super::Side;
 use super::code;
 use super::moves::{Mover, Removing, predecessors, successor_count};
-use super::{Event, Side, prefetch};
-use crate::tb::format::{Kind, TbError, Value};
+use crate::largemem::prefetch;
+use crate::tb::error::TbError;
+use crate::tb::format::Kind;
 use crate::tb::index::Subspace;
+use crate::tb::value::Value;
+use crate::tb::work::{Event, atomic_u8};
 
 /// One side's tables during the retrograde step, as atomics that the
 /// threads update together.
@@ -121,7 +125,7 @@ pub fn retrograde(
             now: bitmap(side.values.len()),
             next: bitmap(side.values.len()),
             values: code::atomic(&mut side.values),
-            counts: code::atomic_u8(&mut side.counts),
+            counts: atomic_u8(&mut side.counts),
             removing: Removing {
                 table: side.removal.as_ref(),
                 kind,

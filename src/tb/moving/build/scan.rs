@@ -10,10 +10,12 @@
 
 use std::sync::Mutex;
 
+use super::Side;
 use super::code::{self, Code};
 use super::moves::{Mover, Removals, Removing};
-use super::{Event, Side};
-use crate::tb::format::{Kind, Value};
+use crate::tb::format::Kind;
+use crate::tb::value::Value;
+use crate::tb::work::Event;
 
 /// Step 1 for one side, split over threads by class.
 pub fn scan(

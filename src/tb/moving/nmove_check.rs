@@ -31,13 +31,12 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU16, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
-use super::build::{self, plan};
-use super::format::Value;
-use super::index::Subspace;
-use super::probe::Tablebases;
-use super::root::probe_root;
-use super::rule::{NMoveLimits, Wdl};
 use crate::core::{MoveList, Outcome, Position, Rules};
+use crate::tb::index::{Subspace, plan};
+use crate::tb::nmove::NMoveLimits;
+use crate::tb::probe::Tablebases;
+use crate::tb::root::probe_root;
+use crate::tb::value::{Value, Wdl};
 
 /// What the check found in one subspace.
 #[derive(Clone, Debug, Default)]
@@ -151,7 +150,7 @@ fn solve_pair(
             slots.sort_unstable();
             prepare(&slots, threads, |moves, succ, idx| {
                 let (own, opp) = sub.position(idx);
-                let pos = build::position(tb_rules, own, opp)?;
+                let pos = tb_rules.position(own, opp)?;
                 Some(moves_of(rules, limits, &pos, moves, done, twin, succ))
             })
         })
@@ -392,7 +391,7 @@ fn compare(
         SubspaceCheck::default,
         |mine, idx, own_set, opp_set| {
             mine.classes += 1;
-            if let Some(pos) = build::position(tb_rules, own_set, opp_set) {
+            if let Some(pos) = tb_rules.position(own_set, opp_set) {
                 let code = codes[idx as usize];
                 compare_one(tables, rules, &pos, code, limit, idx, mine);
             }

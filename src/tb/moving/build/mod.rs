@@ -34,25 +34,19 @@ mod scan;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::format::{self, Header, Kind, MappedTable, TbError, TbRules, Value};
-use super::index::{MIN_PIECES, Subspace};
-use super::rule::NMoveLimits;
-use super::table::{Table, Zeroed};
-use crate::core::{Bitboard, Color, Position, Setup};
+use super::summarise_kind;
+use crate::largemem::HugeTable;
+use crate::tb::error::TbError;
+use crate::tb::format::{self, Header, Kind};
+use crate::tb::index::{MIN_PIECES, Subspace, plan};
+use crate::tb::mapped::MappedTable;
+use crate::tb::nmove::NMoveLimits;
+use crate::tb::rules::TbRules;
+use crate::tb::value::{self, Value};
+use crate::tb::work::{Event, check_memory, peak_memory, reset_peak_memory, working_table};
 use code::Code;
-pub(crate) use code::atomic_u8;
 pub use moves::Child;
 use moves::Mover;
-
-/// What a build reports to whoever shows progress.
-pub enum Event<'a> {
-    /// A phase of a subspace pair starts, with `total` units of work.
-    Phase { label: &'a str, total: u64 },
-    /// `n` more units of the current phase are done.
-    Advance(u64),
-    /// The retrograde analysis reached distance `k`.
-    Level(u32),
-}
 
 /// The summary of one built subspace.
 #[derive(Clone, Debug)]
@@ -80,8 +74,8 @@ pub struct Options {
 /// One side of the pair being built.
 struct Side {
     sub: Subspace,
-    values: Table<Code>,
-    counts: Table<u8>,
+    values: HugeTable<Code>,
+    counts: HugeTable<u8>,
     /// The subspace `(opp - 1)-own`, where this side's removals lead
     /// (none when `opp - 1` is below 3: such a removal wins).
     removal: Option<Child>,
@@ -92,50 +86,6 @@ struct Side {
 
 /// Bytes of memory a slot takes while building: its value and its count.
 const BYTES_PER_SLOT: u64 = (std::mem::size_of::<Code>() + 1) as u64;
-
-/// The FEN of a moving-phase position (for messages).
-pub fn fen(rules: TbRules, own: Bitboard, opp: Bitboard) -> String {
-    match position(rules, own, opp) {
-        Some(p) => p.fen(&rules.game_rules()),
-        None => format!("(own {own:?} against {opp:?})"),
-    }
-}
-
-/// The rules core's position with `own` (White) to move against `opp`,
-/// both hands empty.
-pub fn position(rules: TbRules, own: Bitboard, opp: Bitboard) -> Option<Position> {
-    let setup = Setup {
-        board: [own, opp],
-        marked: Bitboard::EMPTY,
-        side: Color::White,
-        phase: 'm',
-        action: 's',
-        on_board: [own.count() as u8, opp.count() as u8],
-        in_hand: [0, 0],
-        to_remove: [0, 0],
-        last_mill: [None; 4],
-        formed: [Bitboard::EMPTY; 2],
-        rule50: 0,
-        fullmove: 1,
-        blocked_removal: false,
-    };
-    Position::from_setup(&setup, &rules.game_rules()).ok()
-}
-
-/// Asks the processor to bring `r`'s cache line in (a hint; nothing
-/// happens on other targets).
-#[inline(always)]
-pub(crate) fn prefetch<T>(r: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is a hint and never faults; SSE is in every
-    // x86-64 target.
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>((r as *const T).cast::<i8>());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = r;
-}
 
 /// Builds the `.tb` tables of the pair `own-opp` and `opp-own` (one table
 /// when equal) into `opts.dir`, over the finished smaller tables there.
@@ -183,7 +133,7 @@ pub fn build_dtz_pair(
 }
 
 /// Builds the pair's `.wdz` tables for `limits` (not none, each limit at
-/// most [`format::WDZ_MAX_LIMIT`]): the values under them from a counter
+/// most [`value::WDZ_MAX_LIMIT`]): the values under them from a counter
 /// of 0 and the plies to the next removal, with no `.tb` or `.dtz` file of
 /// the pair; the smaller subspaces' values come from their `.wdz` files
 /// for the same limits (or their `.tb` and `.dtz` files). The search stops
@@ -198,12 +148,12 @@ pub fn build_wdz_pair(
 ) -> Result<Vec<Report>, TbError> {
     let too_long = [limits.n_move, limits.endgame]
         .into_iter()
-        .any(|n| n > format::WDZ_MAX_LIMIT);
+        .any(|n| n > value::WDZ_MAX_LIMIT);
     if limits == NMoveLimits::NONE || too_long {
         return Err(TbError::Unusable(format!(
             ".wdz files hold values under N-move limits from 1 to {} ({limits:?} asked for): \
              build .tb and .dtz files instead",
-            format::WDZ_MAX_LIMIT
+            value::WDZ_MAX_LIMIT
         )));
     }
     build_with(Kind::UnderRule, rules, limits, own, opp, opts, progress)
@@ -263,33 +213,6 @@ fn build_with(
         r.peak_bytes = peak;
     }
     Ok(reports)
-}
-
-/// Refuses a build of `what` that needs `need` bytes of memory where
-/// `limit` are allowed (`--memory`).
-pub(crate) fn check_memory(
-    what: impl FnOnce() -> String,
-    need: u64,
-    limit: u64,
-) -> Result<(), TbError> {
-    if need <= limit {
-        return Ok(());
-    }
-    let gib = |x: u64| x as f64 / (1u64 << 30) as f64;
-    Err(TbError::Memory {
-        subspace: what(),
-        need_gib: gib(need),
-        limit_gib: gib(limit),
-    })
-}
-
-/// A zeroed working table of `len` slots for a build into `dir` (the
-/// directory named if the memory cannot be had).
-pub(crate) fn working_table<T: Zeroed>(len: usize, dir: &Path) -> Result<Table<T>, TbError> {
-    Table::zeroed(len).map_err(|source| TbError::Io {
-        path: dir.to_path_buf(),
-        source,
-    })
 }
 
 /// Opens a table the build reads, and checks its checksum.
@@ -508,7 +431,7 @@ fn file_bytes(
         let (own, opp) = side.sub.position(idx as u64);
         TbError::Unrepresentable {
             subspace: format!("{}-{}", side.sub.own, side.sub.opp),
-            fen: fen(rules, own, opp),
+            fen: rules.fen(own, opp),
             value,
         }
     };
@@ -525,7 +448,7 @@ fn file_bytes(
             {
                 0
             }
-            (Kind::UnderRule, v) => format::wdz_encode(v).ok_or_else(|| misfit(idx, v))?,
+            (Kind::UnderRule, v) => value::wdz_encode(v).ok_or_else(|| misfit(idx, v))?,
             (Kind::ToRemoval | Kind::Placing, v) => return Err(misfit(idx, v)),
         };
     }
@@ -560,105 +483,11 @@ fn same_outcomes(
             let (own, opp) = sub.position(idx as u64);
             return Err(TbError::Inconsistent {
                 subspace: format!("{}-{}", sub.own, sub.opp),
-                fen: fen(rules, own, opp),
+                fen: rules.fen(own, opp),
             });
         }
     }
     Ok(cursed)
-}
-
-/// The header of a finished `.tb` table: class counts and longest
-/// distances.
-pub fn summarise(sub: &Subspace, values: &[u8], rules: TbRules) -> Header {
-    summarise_kind(Kind::ToEnd, sub, values, rules)
-}
-
-/// The header of a finished table of kind `kind`: class counts and the
-/// longest distances. A `.dtz` table counts its decided classes as wins
-/// (it holds no sign); [`summarise_dtz`] splits them.
-fn summarise_kind(kind: Kind, sub: &Subspace, values: &[u8], rules: TbRules) -> Header {
-    let mut h = empty_header(kind, sub, rules);
-    for_each_class(sub, |idx| {
-        let v = match kind {
-            Kind::ToEnd | Kind::Placing => Value::decode(values[idx]),
-            Kind::ToRemoval => format::dtz_decode(values[idx]).map_or(Value::Draw, Value::Win),
-            Kind::UnderRule => format::wdz_decode(values[idx]),
-        };
-        h.count(v);
-    });
-    h
-}
-
-/// The header of a finished `.wdz` table: its wins, losses and draws
-/// under its limits, and the longest distances to the next removal.
-pub fn summarise_wdz(sub: &Subspace, values: &[u8], rules: TbRules) -> Header {
-    summarise_kind(Kind::UnderRule, sub, values, rules)
-}
-
-/// The header of a finished `.dtz` table, the signs taken from its `.tb`
-/// table: wins, losses, draws and the longest distances to the next
-/// removal of each.
-pub fn summarise_dtz(sub: &Subspace, tb: &[u8], dtz: &[u8], rules: TbRules) -> Header {
-    let mut h = empty_header(Kind::ToRemoval, sub, rules);
-    for_each_class(sub, |idx| {
-        let v = match (Value::decode(tb[idx]), format::dtz_decode(dtz[idx])) {
-            (Value::Win(_), Some(z)) => Value::Win(z),
-            (Value::Loss(_), Some(z)) => Value::Loss(z),
-            _ => Value::Draw,
-        };
-        h.count(v);
-    });
-    h
-}
-
-fn empty_header(kind: Kind, sub: &Subspace, rules: TbRules) -> Header {
-    Header {
-        kind,
-        layer: 0,
-        pieces: 0,
-        max: 0,
-        own: sub.own,
-        opp: sub.opp,
-        rules,
-        slots: sub.len(),
-        wins: 0,
-        losses: 0,
-        draws: 0,
-        max_win: 0,
-        max_loss: 0,
-        checksum: 0,
-        limits: NMoveLimits::NONE,
-        cursed: 0,
-    }
-}
-
-/// Calls `f(slot)` for every slot of `sub` that holds a class.
-fn for_each_class(sub: &Subspace, mut f: impl FnMut(usize)) {
-    for class in 0..sub.own_classes() {
-        sub.for_each_in_class(class, |idx, opp| {
-            if sub.is_canonical(class, opp) {
-                f(idx as usize);
-            }
-        });
-    }
-}
-
-/// Resets the kernel's peak-RSS mark (Linux; elsewhere a no-op), so that
-/// each pair reports its own peak.
-fn reset_peak_memory() {
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
-}
-
-/// The peak resident memory since the last reset, bytes (0 if unknown).
-pub fn peak_memory() -> u64 {
-    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
-        return 0;
-    };
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .map_or(0, |kb| kb * 1024)
 }
 
 /// Whether both `.tb` tables of the pair are finished in `dir` (see
@@ -720,27 +549,4 @@ fn both_finished(
         }
     }
     Ok(true)
-}
-
-/// The pairs to build, smallest first, for the subspaces asked for and
-/// those their removals lead into. Each pair is `(a, b)` with `a >= b`.
-pub fn plan(targets: &[(u8, u8)]) -> Vec<(u8, u8)> {
-    let mut pairs: Vec<(u8, u8)> = Vec::new();
-    let mut todo: Vec<(u8, u8)> = targets.to_vec();
-    while let Some((a, b)) = todo.pop() {
-        let key = (a.max(b), a.min(b));
-        if pairs.contains(&key) {
-            continue;
-        }
-        pairs.push(key);
-        // A removal from a-b leads into (b-1)-a, from b-a into (a-1)-b.
-        if b > MIN_PIECES {
-            todo.push((b - 1, a));
-        }
-        if a > MIN_PIECES {
-            todo.push((a - 1, b));
-        }
-    }
-    pairs.sort_by_key(|&(a, b)| (a + b, a, b));
-    pairs
 }

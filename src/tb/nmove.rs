@@ -10,9 +10,9 @@
 //! change only at a removal, which resets the counter: each subspace has
 //! one limit. With `r` plies left (the limit less the counter), the side
 //! to move wins if the `.tb` file says it wins and the `.dtz` distance is
-//! at most `r`, loses likewise, and draws otherwise (format.rs).
+//! at most `r`, loses likewise, and draws otherwise (`format.rs`).
 
-use super::format::Value;
+use super::value::{Value, Wdl};
 use crate::core::Rules;
 
 /// The N-move limits of a set of rules (0: off).
@@ -66,41 +66,6 @@ impl NMoveLimits {
     pub fn ends_in_time(self, counter: u16, d: u8) -> bool {
         self.shortest()
             .is_none_or(|n| (counter as u32 + d as u32) < n as u32)
-    }
-}
-
-/// Win, draw or loss.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Wdl {
-    Loss,
-    Draw,
-    Win,
-}
-
-impl Wdl {
-    pub fn flip(self) -> Wdl {
-        match self {
-            Wdl::Win => Wdl::Loss,
-            Wdl::Loss => Wdl::Win,
-            Wdl::Draw => Wdl::Draw,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Wdl::Win => "win",
-            Wdl::Draw => "draw",
-            Wdl::Loss => "loss",
-        }
-    }
-
-    /// The sign of a `.tb` value.
-    pub fn of(v: Value) -> Wdl {
-        match v {
-            Value::Win(_) => Wdl::Win,
-            Value::Draw => Wdl::Draw,
-            Value::Loss(_) => Wdl::Loss,
-        }
     }
 }
 

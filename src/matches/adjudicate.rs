@@ -16,7 +16,6 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::record::Termination;
 use crate::core::{Color, Position, Rules};
 use crate::tb::Wdl;
 use crate::tb::probe::Tablebases;
@@ -108,18 +107,17 @@ impl TbAdjudication {
     }
 
     /// What perfect play gives `pos` (any phase, the placing layers'
-    /// included) under the N-move rules, as a result: `1-0`, `0-1` or
-    /// `1/2-1/2`; `None` where the databases do not hold it. The match
-    /// reports each game's opening so, to set apart the games whose
-    /// opening was already lost.
-    pub fn value_as_result(&self, pos: &Position) -> Option<&'static str> {
+    /// included) under the N-move rules: the winner, `None` for a draw;
+    /// `None` where the databases do not hold it. The match reports each
+    /// game's opening so, to set apart the games whose opening was
+    /// already lost.
+    pub fn perfect_winner(&self, pos: &Position) -> Option<Option<Color>> {
         let mover = pos.side_to_move();
-        let winner = match self.tables.value(pos)?.rule? {
+        Some(match self.tables.value(pos)?.rule? {
             Wdl::Win => Some(mover),
             Wdl::Loss => Some(mover.opponent()),
             Wdl::Draw => None,
-        };
-        Some(Termination::Adjudicated { winner }.result_text())
+        })
     }
 
     /// The verdict on `pos`, if it is a moving-phase position the

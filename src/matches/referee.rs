@@ -150,7 +150,10 @@ impl Referee<'_> {
         let mut recorder = GameRecorder::new(job);
         let mut game: Game = job.opening.game(&self.config.rules);
         if let Some(tb) = &self.config.tb {
-            recorder.set_opening_value(tb.value_as_result(game.position()));
+            let value = tb.perfect_winner(game.position());
+            recorder.set_opening_value(
+                value.map(|winner| Termination::Adjudicated { winner }.result_text()),
+            );
         }
         let started = self
             .prepare(job, slot, &mut recorder)

@@ -1,7 +1,7 @@
 # Shared by the scripts that read games with the databases: an engine
 # process driven by its text protocol, and the games of a PGN file as
 # `mulino match --pgn` writes them.
-import re, subprocess, sys
+import json, os, subprocess, sys
 
 
 class Engine:
@@ -53,14 +53,17 @@ class Engine:
         self.until(lambda l: l.startswith("info string TablebasePath:") and "checked" in l)
 
 
-def games(path):
-    """Each game of the file: its tags, how many book plies it opens with, its moves."""
-    text = open(path).read()
-    for block in re.split(r"\n\n(?=\[Event )", text):
-        tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', block, re.M))
-        body = re.sub(r"^\[.*\]$", "", block, flags=re.M)
-        books = len(re.findall(r"\{book\}", body))
-        body = re.sub(r"\{[^}]*\}", " ", body)
-        moves = [t for t in body.split() if not re.fullmatch(r"\d+\.+|1-0|0-1|1/2-1/2|\*", t)]
+def games(path, binary=None):
+    """Each game of the file: its tags, how many book plies it opens with, its moves.
+    The games are read by mulino's own PGN reader (`mulino pgn`): the binary
+    given, else $MULINO, else this checkout's target/release/mulino."""
+    binary = binary or os.environ.get("MULINO") or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "target", "release", "mulino")
+    out = subprocess.run([binary, "pgn", path], check=True, capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        game = json.loads(line)
+        tags = dict(game["tags"])
+        books = sum(1 for m in game["moves"] if m["comments"][:1] == ["book"])
+        moves = [m["text"] for m in game["moves"]]
         if tags:
             yield tags, books, moves

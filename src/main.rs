@@ -51,6 +51,14 @@ enum Sub {
     /// games' results, over the positions of games (Texel tuning; for the
     /// engine's developers).
     Tune(mulino::tune::TuneArgs),
+    /// Print the games of PGN files as JSON, one game a line: its tags (as
+    /// `[name, value]` pairs, in order), its moves (`text` and `comments`)
+    /// and its result. For scripts (`scripts/millpgn.py` reads games so).
+    Pgn {
+        /// The PGN files, read in order.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+    },
     /// Any other protocol command, run once (`mulino go depth 8`).
     #[command(external_subcommand)]
     Protocol(Vec<String>),
@@ -78,6 +86,22 @@ fn tool(name: &str, result: anyhow::Result<()>) -> ExitCode {
     }
 }
 
+/// `mulino pgn`: every game of `files` as a line of JSON on stdout.
+fn pgn_as_json(files: &[std::path::PathBuf]) -> anyhow::Result<()> {
+    use anyhow::Context;
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    for path in files {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        for game in mulino::core::pgn::read(&text) {
+            serde_json::to_writer(&mut out, &game)?;
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -103,6 +127,7 @@ fn main() -> ExitCode {
         Some(Sub::Tb(args)) => tool("tb", mulino::tb_cli::run(args)),
         Some(Sub::Match(args)) => tool("match", mulino::matches::run(args)),
         Some(Sub::Tune(args)) => tool("tune", mulino::tune::run(args)),
+        Some(Sub::Pgn { files }) => tool("pgn", pgn_as_json(&files)),
         Some(Sub::Gui(args)) => match mulino::web::run(args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

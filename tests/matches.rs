@@ -134,8 +134,9 @@ fn other_dialects_play_whole_games() {
         let removals = records
             .iter()
             .flat_map(|r| &r.moves)
-            .filter(|(m, _)| m.contains('x'))
-            .inspect(|(m, _)| assert!(!m.starts_with('x'), "{proto}: `{m}` is not a whole turn"))
+            .map(|m| &m.text)
+            .filter(|m| m.contains('x'))
+            .inspect(|m| assert!(!m.starts_with('x'), "{proto}: `{m}` is not a whole turn"))
             .count();
         assert!(removals > 0, "{proto}: no mill in four games");
     }
@@ -243,7 +244,11 @@ fn openings_fen_rules_and_move_limit_replay() {
         assert_eq!(r.tag("Rules"), Some("NMoveRule=30"));
         assert!(r.moves.len() <= 24, "--max-moves 12 is 24 turns");
         // Book moves come first: the opening's and the random plies.
-        let book_moves = r.moves.iter().take_while(|m| m.1 == "{book}").count();
+        let book_moves = r
+            .moves
+            .iter()
+            .take_while(|m| m.comments.first().is_some_and(|c| c == "book"))
+            .count();
         let expected = if r.tag("FEN").is_some() { 3 } else { 7 };
         assert_eq!(book_moves, expected);
     }

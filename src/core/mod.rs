@@ -9,6 +9,7 @@ pub mod movegen;
 pub mod moves;
 pub mod options;
 pub mod perft;
+pub mod pgn;
 pub mod point;
 pub mod position;
 pub mod rules;

@@ -107,7 +107,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
     for path in &args.pgn {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
-        for game in games::parse_pgn(&text) {
+        for game in crate::core::pgn::read(&text) {
             let positions = match games::positions(&game, variant, &rules) {
                 Ok(p) => p,
                 Err(e) => {

@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use mulino::core::pgn::{self, PgnGame, PgnMove};
 use mulino::core::{Game, Move, Position, Variant};
 use mulino::matches::rules::{apply_rule, parse_rule};
 use serde_json::Value;
@@ -184,78 +185,11 @@ pub fn check_totals(doc: &Value) {
     }
 }
 
-/// One PGN record: its tags, its moves and the comment after each, and
-/// the result token.
-pub struct Record {
-    pub tags: Vec<(String, String)>,
-    pub moves: Vec<(String, String)>,
-    pub result: String,
-}
-
-impl Record {
-    pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-pub fn parse_pgn(text: &str) -> Vec<Record> {
-    let mut records = Vec::new();
-    let mut tags = Vec::new();
-    let mut movetext = String::new();
-    let mut flush = |tags: &mut Vec<(String, String)>, movetext: &mut String| {
-        if tags.is_empty() {
-            return;
-        }
-        let mut tokens = Vec::new();
-        let mut rest = movetext.as_str();
-        while let Some(open) = rest.find('{') {
-            tokens.extend(rest[..open].split_whitespace().map(String::from));
-            let close = rest[open..].find('}').expect("closed comment") + open;
-            tokens.push(rest[open..=close].to_string());
-            rest = &rest[close + 1..];
-        }
-        tokens.extend(rest.split_whitespace().map(String::from));
-        let result = tokens.pop().expect("result token");
-        let mut moves: Vec<(String, String)> = Vec::new();
-        for t in tokens {
-            if t.starts_with('{') {
-                if let Some(last) = moves.last_mut().filter(|m| m.1.is_empty()) {
-                    last.1 = t;
-                }
-            } else if !t.ends_with('.') {
-                moves.push((t, String::new()));
-            }
-        }
-        records.push(Record {
-            tags: std::mem::take(tags),
-            moves,
-            result,
-        });
-        movetext.clear();
-    };
-    for line in text.lines() {
-        if let Some(tag) = line.strip_prefix('[') {
-            if !movetext.trim().is_empty() {
-                flush(&mut tags, &mut movetext);
-            }
-            let (name, value) = tag.split_once(' ').expect("tag name and value");
-            let value = value.trim_end_matches(']').trim_matches('"');
-            tags.push((name.to_string(), value.replace("\\\"", "\"")));
-        } else {
-            movetext.push_str(line);
-            movetext.push('\n');
-        }
-    }
-    flush(&mut tags, &mut movetext);
-    records
-}
-
 /// Whether a move comment is `{book}` or `{[score[/depth] ]time s}`.
-pub fn comment_ok(comment: &str) -> bool {
-    let inner = comment.trim_start_matches('{').trim_end_matches('}');
+pub fn comment_ok(comment: Option<&str>) -> bool {
+    let Some(inner) = comment else {
+        return false;
+    };
     if inner == "book" {
         return true;
     }
@@ -280,9 +214,9 @@ pub fn comment_ok(comment: &str) -> bool {
 
 /// Replays every record through the rules core: every move is legal and
 /// the game ends as its result and termination say. Returns the records.
-pub fn replay_pgn(path: &str, expected: usize) -> Vec<Record> {
+pub fn replay_pgn(path: &str, expected: usize) -> Vec<PgnGame> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let records = parse_pgn(&text);
+    let records = pgn::read(&text);
     assert_eq!(records.len(), expected, "records in {path}");
     for (n, r) in records.iter().enumerate() {
         let variant: Variant = r.tag("Variant").expect("Variant").parse().expect("variant");
@@ -296,16 +230,17 @@ pub fn replay_pgn(path: &str, expected: usize) -> Vec<Record> {
             None => Position::startpos(&rules),
         };
         let mut game = Game::from_position(rules, start);
-        for (i, (text, comment)) in r.moves.iter().enumerate() {
+        for (i, PgnMove { text, comments }) in r.moves.iter().enumerate() {
             let m: Move = text
                 .parse()
                 .unwrap_or_else(|e| panic!("record {n} move {i} `{text}`: {e}"));
             game.play(m)
                 .unwrap_or_else(|e| panic!("record {n} move {i} `{text}`: {e}"));
-            assert!(comment_ok(comment), "record {n} move {i}: `{comment}`");
+            let comment = comments.first().map(String::as_str);
+            assert!(comment_ok(comment), "record {n} move {i}: `{comment:?}`");
         }
         let result = r.tag("Result").expect("Result");
-        assert_eq!(result, r.result, "record {n}");
+        assert_eq!(Some(result), r.result.as_deref(), "record {n}");
         assert_eq!(
             r.tag("PlyCount").and_then(|c| c.parse().ok()),
             Some(r.moves.len())

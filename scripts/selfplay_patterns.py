@@ -28,7 +28,8 @@
 # those three; `--variants dooz --scale 0.7924 --out
 # src/search/patterns/dooz.rs` Dooz's; `--variants lasker --scale 0.6769`
 # Lasker's, `--variants el-filja --scale 1.1543` El Filja's; Da San Qi's,
-# `--variants da-san-qi --scale 0.7424`, was tried and not kept: README.
+# `--variants da-san-qi --scale 0.7424`, was tried and not kept:
+# docs/experiments.md.
 # The scale is what
 # `mulino tune --variant V --skip-plies 6 --freeze in_hand` prints for the
 # weights in use.)
@@ -120,7 +121,7 @@ names = {"twelve": "Twelve Men's Morris", "morabaraba": "Morabaraba", "zhi-qi": 
 rule_sets = ", ".join(names.get(v, v) for v in VARIANTS)
 write(f"""//! The placing phase's line patterns for {rule_sets}, fitted to the
 //! results of self-play games (`mulino match`, 30,000 nodes a move, random
-//! 6-ply openings; the README names the builds) by
+//! 6-ply openings; docs/evaluation.md names the builds) by
 //! `scripts/selfplay_patterns.py` over {len(fit.train)} positions of {n} games
 //! (held-out error {fit.held_out:.4f}; a constant: {fit.constant:.4f}).
 //! Centipieces, for the side to move.

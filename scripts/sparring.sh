@@ -11,7 +11,7 @@
 # CONCURRENCY (games at once, default 1)
 # for both gauntlets; TB=TBDIR gives mulino the databases in TBDIR and
 # ends the games at database wins and losses (`--tb TBDIR --tb-adjudicate
-# win-loss`, match.md), drawn positions being played out.
+# win-loss`, docs/matches.md), drawn positions being played out.
 #
 # DIR/sanmill is a checkout of github.com/calcitem/Sanmill (at least its
 # Cargo.toml, Cargo.lock, rust-toolchain.toml, crates/ and

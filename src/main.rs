@@ -40,7 +40,7 @@ enum Sub {
         /// Depth, 1 to 32 (default 9).
         depth: Option<String>,
     },
-    /// Play a match between engines (see match.md).
+    /// Play a match between engines (see docs/matches.md).
     Match(mulino::matches::MatchArgs),
     /// Build, verify and count the databases of perfect play: the moving
     /// phase and the placing layers above it.

@@ -302,8 +302,8 @@ fn verify_checks_the_layers_asked_for_and_nothing_else() {
 }
 
 /// `mulino match --tb` ends a game at the first moving-phase position the
-/// databases hold (match.md); placing layers in the directory do not end
-/// it earlier.
+/// databases hold (docs/matches.md); placing layers in the directory do
+/// not end it earlier.
 #[test]
 fn match_adjudication_waits_for_the_moving_phase() {
     let dir = built();

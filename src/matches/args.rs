@@ -16,7 +16,8 @@ use crate::core::{Rules, Variant};
 pub const MAX_GAMES: u64 = 10_000_000;
 
 /// Plays games between engines that speak mulino's protocol, referees
-/// them with mulino's rules and reports Elo, LOS and the SPRT (match.md).
+/// them with mulino's rules and reports Elo, LOS and the SPRT
+/// (docs/matches.md).
 #[derive(clap::Args, Clone, Debug)]
 #[command(
     after_help = "Example:\n  mulino match --engine cmd=./new name=new --engine cmd=./old name=old \\\n    --tc 10+0.1 --games 1000 --random-plies 4 --sprt elo0=0 elo1=5 --pgn games.pgn",
@@ -118,7 +119,7 @@ pub struct MatchArgs {
 pub enum MatchCommand {
     /// Combine the JSON reports of `mulino match --shard K/N` runs into the
     /// result of the whole match, as if its games had been played in one
-    /// run (match.md, "Matches across machines").
+    /// run (docs/matches.md, "Matches across machines").
     Merge(MergeArgs),
 }
 

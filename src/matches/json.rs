@@ -1,6 +1,6 @@
 //! The `--json` report, written by hand: a small JSON value type with a
 //! pretty printer, and the document built from the match's tally (the
-//! fields are described in match.md).
+//! fields are described in docs/matches.md).
 
 use std::fmt::Write as _;
 

@@ -1,6 +1,6 @@
 //! `mulino match`: engine-against-engine matches between programs that
 //! speak mulino's protocol, refereed by the rules core, with Elo, LOS and
-//! an SPRT; PGN and JSON output (described in match.md).
+//! an SPRT; PGN and JSON output (described in docs/matches.md).
 //!
 //! The modules form layers, bottom to top; each uses only modules of the
 //! layers below it (`use super::...`), never one beside or above it:

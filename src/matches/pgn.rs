@@ -1,6 +1,6 @@
-//! Games as PGN records (the format is described in match.md): the tags,
-//! then the moves in mulino's notation numbered by full move, each engine
-//! move with a `{score/depth time}` comment, and the result.
+//! Games as PGN records (the format is described in docs/matches.md): the
+//! tags, then the moves in mulino's notation numbered by full move, each
+//! engine move with a `{score/depth time}` comment, and the result.
 
 use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};

@@ -259,8 +259,8 @@ static WEIGHT_SETS: [[EvalWeights; 3]; WeightSet::ALL.len()] = [
 /// Twelve Men's Morris's placing and moving weights, fitted by `mulino
 /// tune --variant twelve --skip-plies 6 --freeze in_hand` (no databases:
 /// each position labelled with its game's result) to 3,000 self-play
-/// games at 30,000 nodes a move (README, "Without databases: each
-/// position labelled with its game's result"). Held-out squared error,
+/// games at 30,000 nodes a move (docs/evaluation.md, "Other rule sets:
+/// weights fitted to game results"). Held-out squared error,
 /// placing 0.1124 -> 0.0839, moving 0.0417 -> 0.0331; the flying fit
 /// (6,322 positions, 0.0186 -> 0.0165) valued a running mill at eleven
 /// pieces and was not taken.
@@ -270,7 +270,7 @@ static WEIGHT_SETS: [[EvalWeights; 3]; WeightSet::ALL.len()] = [
 /// -59, mobility 59, tempo 99; moving: open mill 22, closable 92, running
 /// mill 59) and no better on held-out positions (placing 0.0881 against
 /// Twelve's 0.0883, moving 0.0387 against 0.0387), and they passed the
-/// SPRT in Zhi Qi (README).
+/// SPRT in Zhi Qi (docs/evaluation.md).
 pub const TWELVE_PLACING: EvalWeights = EvalWeights {
     in_hand: 100,
     open_mill: 101,

@@ -20,7 +20,7 @@
 //! than the weights (Twelve Men's Morris 0.0639 against 0.0840,
 //! Morabaraba 0.0698 against 0.0962, Zhi Qi 0.0670 against 0.0887, Dooz
 //! 0.1173 against 0.1533, Lasker 0.0820 against 0.0956, El Filja 0.1199
-//! against 0.1513). The README gives the figures.
+//! against 0.1513). docs/evaluation.md gives the figures.
 
 mod dooz;
 mod el_filja;
@@ -158,7 +158,7 @@ pub struct PlacingPatterns {
 /// one table; Dooz, Lasker and El Filja have their own, each on the board
 /// it was fitted on. (Experimental's and Da San Qi's, fitted the same
 /// way, predicted their games far better but gained nothing in self-play:
-/// README.)
+/// docs/experiments.md.)
 #[inline]
 pub fn placing_patterns(rules: &Rules) -> Option<&'static PlacingPatterns> {
     let table = match WeightSet::of(rules) {

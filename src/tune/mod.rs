@@ -7,7 +7,7 @@
 //! fifth game is held out to show whether the fit carries over.
 //!
 //! It prints the fit and the weights; a change to `search::params` is
-//! kept only if it then wins in matches (README, "Performance").
+//! kept only if it then wins in matches (docs/evaluation.md).
 
 mod games;
 mod texel;

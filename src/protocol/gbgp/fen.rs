@@ -146,8 +146,9 @@ mod tests {
         assert_eq!(pos.in_hand(Color::Black), 8);
         // The lists in the other order.
         assert_eq!(parse("b:bd2:wb4,c4:2", &nine).unwrap(), pos);
-        // The README's `w:wb4,c4:bd2:2` gives White two pieces on the
-        // board after placing one (two plies): no game reaches it.
+        // `w:wb4,c4:bd2:2`, the example of `shared/gbgp/README.md`, gives
+        // White two pieces on the board after placing one (two plies): no
+        // game reaches it.
         assert!(matches!(
             parse("w:wb4,c4:bd2:2", &nine),
             Err(GbgpFenError::TooManyPieces { .. })

@@ -1,6 +1,6 @@
 //! The placing phase's line patterns for Dooz, fitted to the
 //! results of self-play games (`mulino match`, 30,000 nodes a move, random
-//! 6-ply openings; the README names the builds) by
+//! 6-ply openings; docs/evaluation.md names the builds) by
 //! `scripts/selfplay_patterns.py` over 18691 positions of 3000 games
 //! (held-out error 0.1173; a constant: 0.2117).
 //! Centipieces, for the side to move.

@@ -1,6 +1,6 @@
 //! The placing phase's line patterns for El Filja, fitted to the
 //! results of self-play games (`mulino match`, 30,000 nodes a move, random
-//! 6-ply openings; the README names the builds) by
+//! 6-ply openings; docs/evaluation.md names the builds) by
 //! `scripts/selfplay_patterns.py` over 21578 positions of 3000 games
 //! (held-out error 0.1199; a constant: 0.2400).
 //! Centipieces, for the side to move.

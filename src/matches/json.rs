@@ -1,393 +1,420 @@
-//! The `--json` report, written by hand: a small JSON value type with a
-//! pretty printer, and the document built from the match's tally (the
-//! fields are described in docs/matches.md).
+//! The `--json` report: its schema as serde structures, the document built
+//! from the match's tally, and the same structures read back by `mulino
+//! match merge` (the fields are described in docs/matches.md). A report
+//! written by an older mulino that lacks a field reads it as empty or 0.
 
-use std::fmt::Write as _;
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
 
 use super::info::{EngineInfo, MatchInfo};
 use super::stats::{Wdl, elo_estimate};
 use super::tally::{EngineTally, GameSummary, PairingTally, Tally};
 
-/// A JSON value.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Json {
-    Null,
-    Bool(bool),
-    Int(i128),
-    /// Non-finite numbers are written as `null`.
-    Num(f64),
-    Str(String),
-    Arr(Vec<Json>),
-    Obj(Vec<(String, Json)>),
-}
-
-impl From<&str> for Json {
-    fn from(s: &str) -> Json {
-        Json::Str(s.to_string())
-    }
-}
-
-impl From<String> for Json {
-    fn from(s: String) -> Json {
-        Json::Str(s)
-    }
-}
-
-impl From<u64> for Json {
-    fn from(n: u64) -> Json {
-        Json::Int(n as i128)
-    }
-}
-
-impl From<usize> for Json {
-    fn from(n: usize) -> Json {
-        Json::Int(n as i128)
-    }
-}
-
-impl From<f64> for Json {
-    fn from(x: f64) -> Json {
-        Json::Num(x)
-    }
-}
-
-impl From<bool> for Json {
-    fn from(b: bool) -> Json {
-        Json::Bool(b)
-    }
-}
-
-impl<T: Into<Json>> From<Option<T>> for Json {
-    fn from(o: Option<T>) -> Json {
-        o.map_or(Json::Null, Into::into)
-    }
-}
-
-/// An object from `(key, value)` pairs.
-fn obj<const N: usize>(fields: [(&str, Json); N]) -> Json {
-    Json::Obj(
-        fields
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
-    )
-}
-
-fn quote(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
-impl Json {
-    /// Pretty-printed with two-space indents.
-    pub fn pretty(&self) -> String {
-        let mut out = String::new();
-        self.write(&mut out, 0);
-        out.push('\n');
-        out
-    }
-
-    fn write(&self, out: &mut String, indent: usize) {
-        let pad = |out: &mut String, n: usize| out.extend(std::iter::repeat_n(' ', n));
-        match self {
-            Json::Null => out.push_str("null"),
-            Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Json::Int(n) => {
-                let _ = write!(out, "{n}");
-            }
-            Json::Num(x) if x.is_finite() => {
-                let _ = write!(out, "{x}");
-            }
-            Json::Num(_) => out.push_str("null"),
-            Json::Str(s) => quote(s, out),
-            Json::Arr(items) if items.is_empty() => out.push_str("[]"),
-            Json::Arr(items) => {
-                out.push_str("[\n");
-                for (i, item) in items.iter().enumerate() {
-                    pad(out, indent + 2);
-                    item.write(out, indent + 2);
-                    out.push_str(if i + 1 < items.len() { ",\n" } else { "\n" });
-                }
-                pad(out, indent);
-                out.push(']');
-            }
-            Json::Obj(fields) if fields.is_empty() => out.push_str("{}"),
-            Json::Obj(fields) => {
-                out.push_str("{\n");
-                for (i, (key, value)) in fields.iter().enumerate() {
-                    pad(out, indent + 2);
-                    quote(key, out);
-                    out.push_str(": ");
-                    value.write(out, indent + 2);
-                    out.push_str(if i + 1 < fields.len() { ",\n" } else { "\n" });
-                }
-                pad(out, indent);
-                out.push('}');
-            }
-        }
-    }
-}
-
-fn wdl(w: &Wdl) -> Json {
-    obj([
-        ("games", w.games().into()),
-        ("wins", w.wins.into()),
-        ("draws", w.draws.into()),
-        ("losses", w.losses.into()),
-        ("points", w.points().into()),
-        ("score", w.score().into()),
-    ])
-}
-
 /// The whole report.
-pub fn document(info: &MatchInfo, tally: &Tally, planned: usize, elapsed_s: f64) -> Json {
-    let names: Vec<String> = info.engines.iter().map(|e| e.name.clone()).collect();
-    let engines = info
-        .engines
-        .iter()
-        .zip(&tally.engines)
-        .map(|(e, t)| engine(e, t))
-        .collect();
-    let pairings = tally
-        .pairings
-        .iter()
-        .map(|p| pairing(info, &names, p))
-        .collect();
-    let terminations = Json::Obj(
-        tally
-            .terminations
-            .iter()
-            .map(|(k, &v)| (k.to_string(), v.into()))
-            .collect(),
-    );
-    obj([
-        ("event", info.event.as_str().into()),
-        ("variant", info.variant.as_str().into()),
-        ("rules", pairs_object(&info.rule_overrides)),
-        ("tb", tb(info)),
-        ("seed", info.seed.into()),
-        ("concurrency", info.concurrency.into()),
-        ("shard", shard(info)),
-        ("merged", merged(info)),
-        ("settings", pairs_object(&info.settings)),
-        ("games_planned", planned.into()),
-        ("games_played", tally.played().into()),
-        ("elapsed_seconds", elapsed_s.into()),
-        ("engines", Json::Arr(engines)),
-        ("pairings", Json::Arr(pairings)),
-        ("by_colour", wdl(&tally.white)),
-        ("terminations", terminations),
-        ("games", games(&names, tally)),
-        ("not_counted", not_counted(&names, tally)),
-    ])
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Report {
+    pub event: String,
+    pub variant: String,
+    /// The `--rule` overrides, in the order they were applied.
+    #[serde(with = "pairs")]
+    pub rules: Vec<(String, String)>,
+    /// The databases that adjudicate, if any.
+    pub tb: Option<TbDoc>,
+    pub seed: u64,
+    /// Games played at once; none for merged slices.
+    pub concurrency: Option<usize>,
+    /// The slice this run played, if one.
+    pub shard: Option<ShardDoc>,
+    /// The slices a merged report combines, if it is one.
+    pub merged: Option<MergedDoc>,
+    /// Everything that decides which games are played and how.
+    #[serde(with = "pairs")]
+    pub settings: Vec<(String, String)>,
+    pub games_planned: usize,
+    pub games_played: usize,
+    pub elapsed_seconds: f64,
+    pub engines: Vec<EngineDoc>,
+    pub pairings: Vec<PairingDoc>,
+    pub by_colour: WdlDoc,
+    pub terminations: BTreeMap<String, u64>,
+    pub games: Vec<GameDoc>,
+    pub not_counted: Vec<UncountedDoc>,
 }
 
-/// `not_counted`: the games not played because an engine did not play
-/// the referee's rules, in game order.
-fn not_counted(names: &[String], tally: &Tally) -> Json {
-    let mut games: Vec<_> = tally.not_counted.iter().collect();
-    games.sort_by_key(|u| u.index);
-    Json::Arr(
-        games
-            .into_iter()
-            .map(|u| {
-                obj([
-                    ("round", (u.index + 1).into()),
-                    ("pair", (u.pair + 1).into()),
-                    ("white", names[u.white].as_str().into()),
-                    ("black", names[u.black].as_str().into()),
-                    ("reason", u.reason.as_str().into()),
-                ])
-            })
-            .collect(),
-    )
+/// `tb`: the databases' directory and the adjudication mode.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TbDoc {
+    pub dir: String,
+    pub adjudicate: String,
 }
 
-/// An object of strings: the `--rule` overrides, the settings.
-fn pairs_object(pairs: &[(String, String)]) -> Json {
-    Json::Obj(
-        pairs
-            .iter()
-            .map(|(n, v)| (n.clone(), v.as_str().into()))
-            .collect(),
-    )
+/// `shard`: slice `index` of `count`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ShardDoc {
+    pub index: u64,
+    pub count: u64,
 }
 
-/// `tb`: the databases that adjudicate, or `null`.
-fn tb(info: &MatchInfo) -> Json {
-    match &info.tb {
-        None => Json::Null,
-        Some((dir, mode)) => obj([
-            ("dir", dir.as_str().into()),
-            ("adjudicate", mode.as_str().into()),
-        ]),
-    }
+/// `merged`: the split's size, the slices merged and those missing.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MergedDoc {
+    pub count: u64,
+    pub shards: Vec<u64>,
+    pub missing: Vec<u64>,
 }
 
-/// `shard`: the slice this run played, or `null`.
-fn shard(info: &MatchInfo) -> Json {
-    match info.shard {
-        None => Json::Null,
-        Some(s) => obj([("index", s.index.into()), ("count", s.count.into())]),
-    }
-}
-
-/// `merged`: the slices a merged report combines, or `null`.
-fn merged(info: &MatchInfo) -> Json {
-    let list = |ks: &[u64]| Json::Arr(ks.iter().map(|&k| k.into()).collect());
-    match &info.merged {
-        None => Json::Null,
-        Some(m) => obj([
-            ("count", m.count.into()),
-            ("shards", list(&m.present)),
-            ("missing", list(&m.missing)),
-        ]),
-    }
+/// Results: games, wins, draws, losses, points and the score (none
+/// without games).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WdlDoc {
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub points: f64,
+    pub score: Option<f64>,
 }
 
 /// One of `engines`: its name, command and limits, its results in all
-/// and by colour, its protocol, overruns and time forfeits.
-fn engine(e: &EngineInfo, t: &EngineTally) -> Json {
-    let mut fields = match wdl(&t.total()) {
-        Json::Obj(f) => f,
-        _ => Vec::new(),
-    };
-    let head = [
-        ("name".to_string(), Json::from(e.name.as_str())),
-        ("cmd".to_string(), e.cmd.as_str().into()),
-        ("limits".to_string(), e.limits.as_str().into()),
-    ];
-    fields.splice(0..0, head);
-    fields.push(("white".into(), wdl(&t.as_white)));
-    fields.push(("black".into(), wdl(&t.as_black)));
-    fields.push(("proto".into(), e.proto.as_str().into()));
-    fields.push((
-        "overruns".into(),
-        obj([
-            ("moves", u64::from(t.overruns.moves).into()),
-            ("games", t.overrun_games.into()),
-            ("longest_seconds", t.overruns.longest.as_secs_f64().into()),
-        ]),
-    ));
-    fields.push(("time_forfeits".into(), t.time_forfeits.into()));
-    fields.push((
-        "thinking".into(),
-        obj([
-            ("turns", u64::from(t.thinking.turns).into()),
-            ("seconds", t.thinking.time.as_secs_f64().into()),
-            (
-                "mean_seconds",
-                t.thinking
-                    .mean()
-                    .map_or(Json::Null, |m| m.as_secs_f64().into()),
-            ),
-        ]),
-    ));
-    Json::Obj(fields)
+/// and by colour, its protocol, overruns, time forfeits and thinking time.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct EngineDoc {
+    pub name: String,
+    pub cmd: String,
+    pub limits: String,
+    #[serde(flatten)]
+    pub results: WdlDoc,
+    pub white: WdlDoc,
+    pub black: WdlDoc,
+    pub proto: String,
+    pub overruns: EngineOverruns,
+    pub time_forfeits: u64,
+    pub thinking: EngineThinking,
 }
 
-/// One of `pairings`: the first engine's results against the second,
-/// the pentanomial counts, Elo, LOS and the SPRT.
-fn pairing(info: &MatchInfo, names: &[String], p: &PairingTally) -> Json {
+/// An engine's moves over its time, the games they were in, the longest.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct EngineOverruns {
+    pub moves: u64,
+    pub games: u64,
+    pub longest_seconds: f64,
+}
+
+/// An engine's turns, its thinking time over them and its mean a turn.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct EngineThinking {
+    pub turns: u64,
+    pub seconds: f64,
+    pub mean_seconds: Option<f64>,
+}
+
+/// One of `pairings`: the first engine's results against the second, the
+/// pentanomial counts, Elo, LOS and the SPRT.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PairingDoc {
+    pub first: String,
+    pub second: String,
+    pub first_results: WdlDoc,
+    pub first_as_white: WdlDoc,
+    pub first_as_black: WdlDoc,
+    pub first_on_time: WdlDoc,
+    pub first_on_board: WdlDoc,
+    pub pairs: u64,
+    pub pentanomial: [u64; 5],
+    pub colour_decided: ColourDecided,
+    pub elo: Option<f64>,
+    pub elo_error: Option<f64>,
+    pub los: Option<f64>,
+    pub sprt: Option<SprtDoc>,
+}
+
+/// Pairs of games that one colour won both of.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ColourDecided {
+    pub white_won_both: u64,
+    pub black_won_both: u64,
+}
+
+/// The SPRT's hypotheses and error rates, its bounds, the log-likelihood
+/// ratio and the decision (none yet: `null`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SprtDoc {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+    pub lower: f64,
+    pub upper: f64,
+    pub llr: f64,
+    pub decision: Option<String>,
+}
+
+/// A value for each colour.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Sides<T> {
+    pub white: T,
+    pub black: T,
+}
+
+/// One side's turns in a game and its thinking time over them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TurnsDoc {
+    pub turns: u64,
+    pub seconds: f64,
+}
+
+/// One of `games`, in schedule order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GameDoc {
+    /// The game's number and its pair's, from 1.
+    pub round: u64,
+    pub pair: u64,
+    pub white: String,
+    pub black: String,
+    pub result: String,
+    pub termination: String,
+    pub detail: String,
+    pub engine_errors: Vec<String>,
+    /// Each side's moves over its time.
+    pub overruns: Sides<u64>,
+    pub thinking: Sides<TurnsDoc>,
+    pub plies: u64,
+    pub opening: String,
+    /// What perfect play gives the opening, where the databases hold it.
+    pub opening_value: Option<String>,
+    pub seconds: f64,
+}
+
+/// One of `not_counted`: a game not played because an engine did not play
+/// the referee's rules.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct UncountedDoc {
+    pub round: u64,
+    pub pair: u64,
+    pub white: String,
+    pub black: String,
+    pub reason: String,
+}
+
+impl Report {
+    /// Pretty-printed with two-space indents, and a final newline.
+    pub fn pretty(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).expect("a report is always JSON");
+        text.push('\n');
+        text
+    }
+}
+
+/// `(name, value)` pairs as a JSON object, in their order; read back in
+/// the document's order.
+mod pairs {
+    use serde::de::{MapAccess, Visitor};
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(pairs: &[(String, String)], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(pairs.iter().map(|(k, v)| (k, v)))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(String, String)>, D::Error> {
+        struct Pairs;
+        impl<'de> Visitor<'de> for Pairs {
+            type Value = Vec<(String, String)>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of strings")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut pairs = Vec::new();
+                while let Some(pair) = map.next_entry()? {
+                    pairs.push(pair);
+                }
+                Ok(pairs)
+            }
+        }
+        d.deserialize_map(Pairs)
+    }
+}
+
+/// A finite number, or none (JSON has no NaN).
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
+
+fn wdl(w: &Wdl) -> WdlDoc {
+    WdlDoc {
+        games: w.games(),
+        wins: w.wins,
+        draws: w.draws,
+        losses: w.losses,
+        points: w.points(),
+        score: w.score().and_then(finite),
+    }
+}
+
+/// The whole report of the games of `tally`.
+pub fn document(info: &MatchInfo, tally: &Tally, planned: usize, elapsed_s: f64) -> Report {
+    let names: Vec<String> = info.engines.iter().map(|e| e.name.clone()).collect();
+    Report {
+        event: info.event.clone(),
+        variant: info.variant.clone(),
+        rules: info.rule_overrides.clone(),
+        tb: info.tb.as_ref().map(|(dir, mode)| TbDoc {
+            dir: dir.clone(),
+            adjudicate: mode.clone(),
+        }),
+        seed: info.seed,
+        concurrency: info.concurrency,
+        shard: info.shard.map(|s| ShardDoc {
+            index: s.index,
+            count: s.count,
+        }),
+        merged: info.merged.as_ref().map(|m| MergedDoc {
+            count: m.count,
+            shards: m.present.clone(),
+            missing: m.missing.clone(),
+        }),
+        settings: info.settings.clone(),
+        games_planned: planned,
+        games_played: tally.played(),
+        elapsed_seconds: elapsed_s,
+        engines: info
+            .engines
+            .iter()
+            .zip(&tally.engines)
+            .map(|(e, t)| engine(e, t))
+            .collect(),
+        pairings: tally
+            .pairings
+            .iter()
+            .map(|p| pairing(info, &names, p))
+            .collect(),
+        by_colour: wdl(&tally.white),
+        terminations: tally
+            .terminations
+            .iter()
+            .map(|(k, &v)| (k.to_string(), v))
+            .collect(),
+        games: games(&names, tally),
+        not_counted: not_counted(&names, tally),
+    }
+}
+
+/// `not_counted`, in game order.
+fn not_counted(names: &[String], tally: &Tally) -> Vec<UncountedDoc> {
+    let mut games: Vec<_> = tally.not_counted.iter().collect();
+    games.sort_by_key(|u| u.index);
+    games
+        .into_iter()
+        .map(|u| UncountedDoc {
+            round: u.index as u64 + 1,
+            pair: u.pair as u64 + 1,
+            white: names[u.white].clone(),
+            black: names[u.black].clone(),
+            reason: u.reason.clone(),
+        })
+        .collect()
+}
+
+fn engine(e: &EngineInfo, t: &EngineTally) -> EngineDoc {
+    EngineDoc {
+        name: e.name.clone(),
+        cmd: e.cmd.clone(),
+        limits: e.limits.clone(),
+        results: wdl(&t.total()),
+        white: wdl(&t.as_white),
+        black: wdl(&t.as_black),
+        proto: e.proto.clone(),
+        overruns: EngineOverruns {
+            moves: u64::from(t.overruns.moves),
+            games: t.overrun_games,
+            longest_seconds: t.overruns.longest.as_secs_f64(),
+        },
+        time_forfeits: t.time_forfeits,
+        thinking: EngineThinking {
+            turns: u64::from(t.thinking.turns),
+            seconds: t.thinking.time.as_secs_f64(),
+            mean_seconds: t.thinking.mean().map(|m| m.as_secs_f64()),
+        },
+    }
+}
+
+fn pairing(info: &MatchInfo, names: &[String], p: &PairingTally) -> PairingDoc {
     let estimate = elo_estimate(&p.penta);
-    let sprt = match info.sprt {
-        None => Json::Null,
-        Some(s) => obj([
-            ("elo0", s.elo0.into()),
-            ("elo1", s.elo1.into()),
-            ("alpha", s.alpha.into()),
-            ("beta", s.beta.into()),
-            ("lower", s.lower().into()),
-            ("upper", s.upper().into()),
-            ("llr", p.llr.unwrap_or(0.0).into()),
-            ("decision", p.decision.map(|d| d.name()).into()),
-        ]),
-    };
-    obj([
-        ("first", names[p.first].as_str().into()),
-        ("second", names[p.second].as_str().into()),
-        ("first_results", wdl(&p.first())),
-        ("first_as_white", wdl(&p.first_white)),
-        ("first_as_black", wdl(&p.first_black)),
-        ("first_on_time", wdl(&p.on_time)),
-        ("first_on_board", wdl(&p.on_board)),
-        ("pairs", p.penta.pairs().into()),
-        (
-            "pentanomial",
-            Json::Arr(p.penta.0.iter().map(|&c| c.into()).collect()),
-        ),
-        (
-            "colour_decided",
-            obj([
-                ("white_won_both", p.colour_decided[0].into()),
-                ("black_won_both", p.colour_decided[1].into()),
-            ]),
-        ),
-        ("elo", estimate.map(|e| e.elo).into()),
-        ("elo_error", estimate.and_then(|e| e.error).into()),
-        ("los", estimate.map(|e| e.los).into()),
-        ("sprt", sprt),
-    ])
+    PairingDoc {
+        first: names[p.first].clone(),
+        second: names[p.second].clone(),
+        first_results: wdl(&p.first()),
+        first_as_white: wdl(&p.first_white),
+        first_as_black: wdl(&p.first_black),
+        first_on_time: wdl(&p.on_time),
+        first_on_board: wdl(&p.on_board),
+        pairs: p.penta.pairs(),
+        pentanomial: p.penta.0,
+        colour_decided: ColourDecided {
+            white_won_both: p.colour_decided[0],
+            black_won_both: p.colour_decided[1],
+        },
+        elo: estimate.map(|e| e.elo).and_then(finite),
+        elo_error: estimate.and_then(|e| e.error).and_then(finite),
+        los: estimate.map(|e| e.los).and_then(finite),
+        sprt: info.sprt.map(|s| SprtDoc {
+            elo0: s.elo0,
+            elo1: s.elo1,
+            alpha: s.alpha,
+            beta: s.beta,
+            lower: s.lower(),
+            upper: s.upper(),
+            llr: p.llr.unwrap_or(0.0),
+            decision: p.decision.map(|d| d.name().to_string()),
+        }),
+    }
 }
 
 /// `games`: every game played, in schedule order.
-fn games(names: &[String], tally: &Tally) -> Json {
+fn games(names: &[String], tally: &Tally) -> Vec<GameDoc> {
     let mut games: Vec<&GameSummary> = tally.games.iter().collect();
     games.sort_by_key(|g| g.index);
-    Json::Arr(games.into_iter().map(|g| game(names, g)).collect())
+    games.into_iter().map(|g| game(names, g)).collect()
 }
 
-/// One of `games`.
-fn game(names: &[String], g: &GameSummary) -> Json {
-    obj([
-        ("round", (g.index + 1).into()),
-        ("pair", (g.pair + 1).into()),
-        ("white", names[g.white].as_str().into()),
-        ("black", names[g.black].as_str().into()),
-        ("result", g.result.into()),
-        ("termination", g.termination.into()),
-        ("detail", g.detail.as_str().into()),
-        (
-            "engine_errors",
-            Json::Arr(g.complaints.iter().map(|c| c.as_str().into()).collect()),
-        ),
-        (
-            "overruns",
-            obj([
-                ("white", u64::from(g.overruns[0].moves).into()),
-                ("black", u64::from(g.overruns[1].moves).into()),
-            ]),
-        ),
-        ("thinking", {
-            let [white, black] = g.thinking.map(|t| {
-                obj([
-                    ("turns", u64::from(t.turns).into()),
-                    ("seconds", t.time.as_secs_f64().into()),
-                ])
-            });
-            obj([("white", white), ("black", black)])
-        }),
-        ("plies", g.plies.into()),
-        ("opening", g.opening.as_str().into()),
-        (
-            "opening_value",
-            g.opening_value.map_or(Json::Null, Json::from),
-        ),
-        ("seconds", g.duration.as_secs_f64().into()),
-    ])
+fn game(names: &[String], g: &GameSummary) -> GameDoc {
+    let [white, black] = g.thinking.map(|t| TurnsDoc {
+        turns: u64::from(t.turns),
+        seconds: t.time.as_secs_f64(),
+    });
+    GameDoc {
+        round: g.index as u64 + 1,
+        pair: g.pair as u64 + 1,
+        white: names[g.white].clone(),
+        black: names[g.black].clone(),
+        result: g.result.to_string(),
+        termination: g.termination.to_string(),
+        detail: g.detail.clone(),
+        engine_errors: g.complaints.clone(),
+        overruns: Sides {
+            white: u64::from(g.overruns[0].moves),
+            black: u64::from(g.overruns[1].moves),
+        },
+        thinking: Sides { white, black },
+        plies: g.plies as u64,
+        opening: g.opening.clone(),
+        opening_value: g.opening_value.map(str::to_string),
+        seconds: g.duration.as_secs_f64(),
+    }
 }
 
 #[cfg(test)]
@@ -395,18 +422,42 @@ mod tests {
     use super::*;
 
     #[test]
-    fn printing() {
-        let j = obj([
-            (
-                "a",
-                Json::Arr(vec![1u64.into(), Json::Num(0.5), Json::Num(f64::NAN)]),
-            ),
-            ("b", "x\"y\\\n\u{1}".into()),
-            ("c", Json::Obj(Vec::new())),
-            ("d", Option::<u64>::None.into()),
-        ]);
-        let expected = "{\n  \"a\": [\n    1,\n    0.5,\n    null\n  ],\n  \
-                        \"b\": \"x\\\"y\\\\\\n\\u0001\",\n  \"c\": {},\n  \"d\": null\n}\n";
-        assert_eq!(j.pretty(), expected);
+    fn a_report_prints_in_order_and_reads_back_equal() {
+        let report = Report {
+            rules: vec![
+                ("NMoveRule".into(), "30".into()),
+                ("MayFly".into(), "false".into()),
+            ],
+            settings: vec![("seed".into(), "7".into())],
+            by_colour: WdlDoc {
+                games: 2,
+                wins: 1,
+                draws: 1,
+                points: 1.5,
+                score: Some(0.75),
+                ..WdlDoc::default()
+            },
+            games: vec![GameDoc {
+                detail: "x\"y\\\n\u{1}".into(),
+                opening_value: None,
+                ..GameDoc::default()
+            }],
+            ..Report::default()
+        };
+        let text = report.pretty();
+        assert!(text.ends_with("}\n"));
+        // The overrides keep their order, as a JSON object.
+        let rules = text.find("\"NMoveRule\": \"30\"").expect("NMoveRule");
+        assert!(rules < text.find("\"MayFly\": \"false\"").expect("MayFly"));
+        assert!(
+            text.contains("\"detail\": \"x\\\"y\\\\\\n\\u0001\""),
+            "{text}"
+        );
+        assert!(text.contains("\"opening_value\": null"));
+        let back: Report = serde_json::from_str(&text).expect("reads back");
+        assert_eq!(back, report);
+        // An older report without a field reads it as empty.
+        let old: Report = serde_json::from_str("{\"event\": \"e\"}").expect("a partial report");
+        assert_eq!((old.event.as_str(), old.games.len()), ("e", 0));
     }
 }

@@ -9,12 +9,11 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Context;
-use serde_json::Value;
 
 use super::args::MergeArgs;
 use super::config::Shard;
 use super::info::{EngineInfo, MatchInfo, Merged};
-use super::json;
+use super::json::{self, GameDoc, Report};
 use super::record::{Overruns, Termination, Thinking};
 use super::report;
 use super::stats::Sprt;
@@ -64,11 +63,11 @@ pub enum MergeError {
 }
 
 /// One slice's report.
-struct Report {
+struct Slice {
     path: String,
-    doc: Value,
+    doc: Report,
     shard: Shard,
-    /// `settings`, by name (sorted: JSON objects keep no order).
+    /// `settings`, by name (sorted: slices may list them in any order).
     settings: Vec<(String, String)>,
 }
 
@@ -105,7 +104,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
 }
 
 /// Reads a report and its slice (`shard` null: the whole match, 1/1).
-fn read_report(path: &Path) -> Result<Report, MergeError> {
+fn read_report(path: &Path) -> Result<Slice, MergeError> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|source| MergeError::Read {
         path: name.clone(),
@@ -115,24 +114,22 @@ fn read_report(path: &Path) -> Result<Report, MergeError> {
         path: name.clone(),
         what: what.to_string(),
     };
-    let doc: Value = serde_json::from_str(&text).map_err(|e| not(&e.to_string()))?;
-    let settings = doc["settings"]
-        .as_object()
-        .ok_or_else(|| not("it has no `settings` (written by an older mulino?)"))?
-        .iter()
-        .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
-        .collect();
-    let shard = match &doc["shard"] {
-        Value::Null => Shard { index: 1, count: 1 },
-        s => match (s["index"].as_u64(), s["count"].as_u64()) {
-            (Some(index), Some(count)) if (1..=count).contains(&index) => Shard { index, count },
-            _ => return Err(not("its `shard` is not {index, count}")),
+    let doc: Report = serde_json::from_str(&text).map_err(|e| not(&e.to_string()))?;
+    let mut settings = doc.settings.clone();
+    settings.sort();
+    let shard = match doc.shard {
+        None => Shard { index: 1, count: 1 },
+        Some(s) if (1..=s.count).contains(&s.index) => Shard {
+            index: s.index,
+            count: s.count,
         },
+        Some(_) => {
+            return Err(not(
+                "its `shard` is not {index, count} with 1 <= index <= count",
+            ));
+        }
     };
-    if !doc["games"].is_array() || !doc["engines"].is_array() {
-        return Err(not("it has no `games` or `engines`"));
-    }
-    Ok(Report {
+    Ok(Slice {
         path: name,
         doc,
         shard,
@@ -141,7 +138,7 @@ fn read_report(path: &Path) -> Result<Report, MergeError> {
 }
 
 /// The merged description, tally, games planned and time of `reports`.
-fn merge(reports: &[Report]) -> Result<(MatchInfo, Tally, usize, f64), MergeError> {
+fn merge(reports: &[Slice]) -> Result<(MatchInfo, Tally, usize, f64), MergeError> {
     let first = &reports[0];
     let merged = check_together(reports)?;
     let mut info = describe(first)?;
@@ -149,11 +146,18 @@ fn merge(reports: &[Report]) -> Result<(MatchInfo, Tally, usize, f64), MergeErro
     let sprt = info.sprt;
     let (mut games, mut uncounted) = (Vec::new(), Vec::new());
     for r in reports {
-        for g in r.doc["games"].as_array().into_iter().flatten() {
+        for g in &r.doc.games {
             games.push(read_game(r, &info.engines, g)?);
         }
-        for g in r.doc["not_counted"].as_array().into_iter().flatten() {
-            uncounted.push(read_uncounted(r, &info.engines, g)?);
+        for u in &r.doc.not_counted {
+            let p = place(r, &info.engines, (u.round, u.pair), [&u.white, &u.black])?;
+            uncounted.push(Uncounted {
+                index: p.index,
+                pair: p.pair,
+                white: p.white,
+                black: p.black,
+                reason: u.reason.clone(),
+            });
         }
     }
     games.sort_by_key(|g| g.index);
@@ -174,13 +178,8 @@ fn merge(reports: &[Report]) -> Result<(MatchInfo, Tally, usize, f64), MergeErro
     tally.not_counted = uncounted;
     // The longest overrun of each engine is in its report, not per game.
     for r in reports {
-        for (t, e) in tally
-            .engines
-            .iter_mut()
-            .zip(r.doc["engines"].as_array().into_iter().flatten())
-        {
-            let longest = e["overruns"]["longest_seconds"].as_f64().unwrap_or(0.0);
-            let longest = Duration::try_from_secs_f64(longest).unwrap_or_default();
+        for (t, e) in tally.engines.iter_mut().zip(&r.doc.engines) {
+            let longest = seconds(e.overruns.longest_seconds);
             t.overruns.longest = t.overruns.longest.max(longest);
         }
     }
@@ -192,16 +191,13 @@ fn merge(reports: &[Report]) -> Result<(MatchInfo, Tally, usize, f64), MergeErro
                 what: "its `games` setting is not a number".into(),
             })?;
     let planned = per_pairing * (info.engines.len() - 1);
-    let elapsed = reports
-        .iter()
-        .map(|r| r.doc["elapsed_seconds"].as_f64().unwrap_or(0.0))
-        .sum();
+    let elapsed = reports.iter().map(|r| r.doc.elapsed_seconds).sum();
     Ok((info, tally, planned, elapsed))
 }
 
 /// Checks that the reports are slices of one match, each once; which of
 /// the split's slices they are and which are missing.
-fn check_together(reports: &[Report]) -> Result<Merged, MergeError> {
+fn check_together(reports: &[Slice]) -> Result<Merged, MergeError> {
     let first = &reports[0];
     let mut present: Vec<(u64, &str)> = Vec::new();
     for r in reports {
@@ -253,7 +249,7 @@ fn find<'a>(settings: &'a [(String, String)], key: &str) -> Option<&'a str> {
         .map(|(_, v)| v.as_str())
 }
 
-fn setting<'a>(r: &'a Report, key: &str) -> Result<&'a str, MergeError> {
+fn setting<'a>(r: &'a Slice, key: &str) -> Result<&'a str, MergeError> {
     find(&r.settings, key).ok_or_else(|| MergeError::NotAReport {
         path: r.path.clone(),
         what: format!("its settings have no `{key}`"),
@@ -261,18 +257,16 @@ fn setting<'a>(r: &'a Report, key: &str) -> Result<&'a str, MergeError> {
 }
 
 /// The match as `r` describes it (every slice describes it alike).
-fn describe(r: &Report) -> Result<MatchInfo, MergeError> {
+fn describe(r: &Slice) -> Result<MatchInfo, MergeError> {
     let doc = &r.doc;
-    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
-    let engines = doc["engines"]
-        .as_array()
-        .into_iter()
-        .flatten()
+    let engines = doc
+        .engines
+        .iter()
         .map(|e| EngineInfo {
-            name: text(&e["name"]),
-            cmd: text(&e["cmd"]),
-            limits: text(&e["limits"]),
-            proto: text(&e["proto"]),
+            name: e.name.clone(),
+            cmd: e.cmd.clone(),
+            limits: e.limits.clone(),
+            proto: e.proto.clone(),
         })
         .collect::<Vec<_>>();
     if engines.len() < 2 {
@@ -281,36 +275,31 @@ fn describe(r: &Report) -> Result<MatchInfo, MergeError> {
             what: "it lists fewer than two engines".into(),
         });
     }
-    // The overrides in the order they were applied (a JSON object keeps none).
+    // The overrides in the order they were applied.
     let rule_overrides = setting(r, "rules")?
         .split_whitespace()
         .filter_map(|w| w.split_once('='))
         .map(|(n, v)| (n.to_string(), v.to_string()))
         .collect();
-    let s = &doc["pairings"][0]["sprt"];
-    let sprt = match (
-        s["elo0"].as_f64(),
-        s["elo1"].as_f64(),
-        s["alpha"].as_f64(),
-        s["beta"].as_f64(),
-    ) {
-        (Some(elo0), Some(elo1), Some(alpha), Some(beta)) => Some(Sprt {
-            elo0,
-            elo1,
-            alpha,
-            beta,
-        }),
-        _ => None,
-    };
-    let tb = doc["tb"]["dir"]
-        .as_str()
-        .map(|dir| (dir.to_string(), text(&doc["tb"]["adjudicate"])));
+    let sprt = doc
+        .pairings
+        .first()
+        .and_then(|p| p.sprt.as_ref())
+        .map(|s| Sprt {
+            elo0: s.elo0,
+            elo1: s.elo1,
+            alpha: s.alpha,
+            beta: s.beta,
+        });
     Ok(MatchInfo {
-        event: text(&doc["event"]),
-        variant: text(&doc["variant"]),
+        event: doc.event.clone(),
+        variant: doc.variant.clone(),
         rule_overrides,
-        tb,
-        seed: doc["seed"].as_u64().unwrap_or_default(),
+        tb: doc
+            .tb
+            .as_ref()
+            .map(|t| (t.dir.clone(), t.adjudicate.clone())),
+        seed: doc.seed,
         concurrency: None,
         sprt,
         engines,
@@ -329,31 +318,35 @@ struct Place {
     black: usize,
 }
 
-fn place(r: &Report, engines: &[EngineInfo], g: &Value) -> Result<Place, MergeError> {
-    let round = g["round"].as_u64().unwrap_or(0);
+/// The place of the game numbered `round` in pair `pair` (both from 1)
+/// between `sides` (White's and Black's names).
+fn place(
+    r: &Slice,
+    engines: &[EngineInfo],
+    (round, pair): (u64, u64),
+    sides: [&str; 2],
+) -> Result<Place, MergeError> {
     let bad = |what: String| MergeError::Game {
         path: r.path.clone(),
         round,
         what,
     };
-    let pair = g["pair"].as_u64().filter(|&p| p >= 1 && round >= 1);
-    let Some(pair) = pair else {
+    if pair < 1 || round < 1 {
         return Err(bad("no round or pair number".into()));
-    };
+    }
     if !r.shard.holds(pair as usize - 1) {
         return Err(bad(format!(
             "pair {pair} is not one of shard {}'s",
             r.shard
         )));
     }
-    let engine = |side: &str| {
-        let name = g[side].as_str().unwrap_or_default();
+    let [white, black] = [("white", sides[0]), ("black", sides[1])].map(|(side, name)| {
         engines
             .iter()
             .position(|e| e.name == name)
             .ok_or_else(|| bad(format!("{side} `{name}` is none of the report's engines")))
-    };
-    let (white, black) = (engine("white")?, engine("black")?);
+    });
+    let (white, black) = (white?, black?);
     if (white == 0) == (black == 0) {
         return Err(bad("the first engine does not play in it".into()));
     }
@@ -365,52 +358,42 @@ fn place(r: &Report, engines: &[EngineInfo], g: &Value) -> Result<Place, MergeEr
     })
 }
 
-/// One of `r`'s `not_counted`.
-fn read_uncounted(r: &Report, engines: &[EngineInfo], g: &Value) -> Result<Uncounted, MergeError> {
-    let Place {
-        index,
-        pair,
-        white,
-        black,
-    } = place(r, engines, g)?;
-    Ok(Uncounted {
-        index,
-        pair,
-        white,
-        black,
-        reason: g["reason"].as_str().unwrap_or_default().to_string(),
-    })
+/// A duration from a report's seconds (0 where it is not one).
+fn seconds(s: f64) -> Duration {
+    Duration::try_from_secs_f64(s).unwrap_or_default()
+}
+
+/// A result as the tally keeps it, if `text` is one.
+fn result_of(text: &str) -> Option<&'static str> {
+    ["1-0", "0-1", "1/2-1/2"].into_iter().find(|r| *r == text)
 }
 
 /// One game of `r`'s list, checked to belong to `r`'s slice.
-fn read_game(r: &Report, engines: &[EngineInfo], g: &Value) -> Result<GameSummary, MergeError> {
+fn read_game(r: &Slice, engines: &[EngineInfo], g: &GameDoc) -> Result<GameSummary, MergeError> {
     let Place {
         index,
         pair,
         white,
         black,
-    } = place(r, engines, g)?;
+    } = place(r, engines, (g.round, g.pair), [&g.white, &g.black])?;
     let bad = |what: String| MergeError::Game {
         path: r.path.clone(),
-        round: index as u64 + 1,
+        round: g.round,
         what,
     };
     // The opponent of the first engine.
     let pairing = white.max(black) - 1;
-    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
-    let result_of = |v: &Value| ["1-0", "0-1", "1/2-1/2"].into_iter().find(|r| v == *r);
-    let result = result_of(&g["result"])
-        .ok_or_else(|| bad(format!("result {} is not 1-0, 0-1 or 1/2-1/2", g["result"])))?;
-    let termination = Termination::keyword_named(g["termination"].as_str().unwrap_or_default())
-        .ok_or_else(|| bad(format!("unknown termination {}", g["termination"])))?;
-    let overruns = ["white", "black"].map(|side| Overruns {
-        moves: g["overruns"][side].as_u64().unwrap_or(0) as u32,
+    let result = result_of(&g.result)
+        .ok_or_else(|| bad(format!("result `{}` is not 1-0, 0-1 or 1/2-1/2", g.result)))?;
+    let termination = Termination::keyword_named(&g.termination)
+        .ok_or_else(|| bad(format!("unknown termination `{}`", g.termination)))?;
+    let overruns = [g.overruns.white, g.overruns.black].map(|moves| Overruns {
+        moves: moves as u32,
         longest: Duration::ZERO,
     });
-    let thinking = ["white", "black"].map(|side| Thinking {
-        turns: g["thinking"][side]["turns"].as_u64().unwrap_or(0) as u32,
-        time: Duration::try_from_secs_f64(g["thinking"][side]["seconds"].as_f64().unwrap_or(0.0))
-            .unwrap_or_default(),
+    let thinking = [&g.thinking.white, &g.thinking.black].map(|t| Thinking {
+        turns: t.turns as u32,
+        time: seconds(t.seconds),
     });
     Ok(GameSummary {
         index,
@@ -420,19 +403,13 @@ fn read_game(r: &Report, engines: &[EngineInfo], g: &Value) -> Result<GameSummar
         black,
         result,
         termination,
-        detail: text(&g["detail"]),
-        complaints: g["engine_errors"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(text)
-            .collect(),
+        detail: g.detail.clone(),
+        complaints: g.engine_errors.clone(),
         overruns,
         thinking,
-        plies: g["plies"].as_u64().unwrap_or(0) as usize,
-        opening: text(&g["opening"]),
-        opening_value: result_of(&g["opening_value"]),
-        duration: Duration::try_from_secs_f64(g["seconds"].as_f64().unwrap_or(0.0))
-            .unwrap_or_default(),
+        plies: g.plies as usize,
+        opening: g.opening.clone(),
+        opening_value: g.opening_value.as_deref().and_then(result_of),
+        duration: seconds(g.seconds),
     })
 }

@@ -66,33 +66,23 @@ struct Set {
     held: Vec<Sample>,
 }
 
+/// What reading the games found, besides the samples.
+#[derive(Default)]
+struct Counts {
+    games: usize,
+    skipped: usize,
+    unlabelled: usize,
+    repeated: usize,
+}
+
 pub fn run(args: TuneArgs) -> Result<()> {
     let variant: Variant = args
         .variant
         .parse()
         .map_err(|()| anyhow::anyhow!("unknown variant `{}`", args.variant))?;
     let rules = variant.rules();
-    let phases: Vec<Phase> = if args.phases.is_empty() {
-        Phase::ALL.to_vec()
-    } else {
-        args.phases
-            .iter()
-            .map(|p| {
-                Phase::ALL
-                    .into_iter()
-                    .find(|ph| ph.name().eq_ignore_ascii_case(p))
-                    .with_context(|| format!("no phase {p:?} (placing, moving, flying)"))
-            })
-            .collect::<Result<_>>()?
-    };
-    let mut frozen = [false; EvalWeights::COUNT];
-    for name in &args.freeze {
-        let i = EvalWeights::NAMES
-            .iter()
-            .position(|n| n == name)
-            .with_context(|| format!("no weight {name:?} ({})", EvalWeights::NAMES.join(", ")))?;
-        frozen[i] = true;
-    }
+    let phases = chosen_phases(&args.phases)?;
+    let frozen = frozen_weights(&args.freeze)?;
     let tables = match &args.tb {
         Some(dir) => Some(Tablebases::under(
             dir,
@@ -101,9 +91,61 @@ pub fn run(args: TuneArgs) -> Result<()> {
         )),
         None => None,
     };
+    let (sets, counts) = samples(&args, variant, &phases, tables.as_ref())?;
+    let labelled: usize = sets.iter().map(|s| s.train.len() + s.held.len()).sum();
+    println!(
+        "games {} (left out {}); positions labelled {labelled}, \
+         without a database value {}, repeated {}",
+        counts.games, counts.skipped, counts.unlabelled, counts.repeated
+    );
+    if labelled == 0 {
+        bail!("no position has a label (is --tb the right directory? do the games have results?)");
+    }
+    fit(&args, variant, &phases, &sets, frozen);
+    Ok(())
+}
+
+/// The phases `--phases` names (all three when none).
+fn chosen_phases(names: &[String]) -> Result<Vec<Phase>> {
+    if names.is_empty() {
+        return Ok(Phase::ALL.to_vec());
+    }
+    names
+        .iter()
+        .map(|p| {
+            Phase::ALL
+                .into_iter()
+                .find(|ph| ph.name().eq_ignore_ascii_case(p))
+                .with_context(|| format!("no phase {p:?} (placing, moving, flying)"))
+        })
+        .collect()
+}
+
+/// The weights `--freeze` names, as a mask over `EvalWeights::NAMES`.
+fn frozen_weights(names: &[String]) -> Result<[bool; EvalWeights::COUNT]> {
+    let mut frozen = [false; EvalWeights::COUNT];
+    for name in names {
+        let i = EvalWeights::NAMES
+            .iter()
+            .position(|n| n == name)
+            .with_context(|| format!("no weight {name:?} ({})", EvalWeights::NAMES.join(", ")))?;
+        frozen[i] = true;
+    }
+    Ok(frozen)
+}
+
+/// The labelled positions of the games, by phase (`Phase as usize`),
+/// every fifth game held out; each position once.
+fn samples(
+    args: &TuneArgs,
+    variant: Variant,
+    phases: &[Phase],
+    tables: Option<&Tablebases>,
+) -> Result<(Vec<Set>, Counts)> {
+    let rules = variant.rules();
     let mut sets: Vec<Set> = Phase::ALL.iter().map(|_| Set::default()).collect();
     let mut seen = HashSet::new();
-    let (mut games_used, mut skipped, mut unlabelled, mut repeated) = (0usize, 0usize, 0, 0);
+    let mut counts = Counts::default();
     for path in &args.pgn {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
@@ -111,48 +153,43 @@ pub fn run(args: TuneArgs) -> Result<()> {
             let positions = match games::positions(&game, variant, &rules) {
                 Ok(p) => p,
                 Err(e) => {
-                    if skipped < 5 {
+                    if counts.skipped < 5 {
                         eprintln!("info: a game of {} left out: {e}", path.display());
                     }
-                    skipped += 1;
+                    counts.skipped += 1;
                     continue;
                 }
             };
             // White's score, where the game's result labels.
             let white_score = game.white_score();
             if tables.is_none() && white_score.is_none() {
-                skipped += 1;
+                counts.skipped += 1;
                 continue;
             }
-            let held = games_used % 5 == 4;
-            games_used += 1;
+            let held = counts.games % 5 == 4;
+            counts.games += 1;
             for pos in positions.iter().skip(args.skip_plies) {
                 if !seen.insert(pos.key()) {
-                    repeated += 1;
+                    counts.repeated += 1;
                     continue;
                 }
                 let phase = Phase::of(pos, &rules);
                 if !phases.contains(&phase) {
                     continue;
                 }
-                let target = if let Some(tables) = &tables {
-                    match tables.value(pos).and_then(|v| v.rule.or(v.pure)) {
+                let target = match (tables, white_score) {
+                    (Some(tables), _) => match tables.value(pos).and_then(|v| v.rule.or(v.pure)) {
                         Some(Wdl::Win) => 1.0,
                         Some(Wdl::Draw) => 0.5,
                         Some(Wdl::Loss) => 0.0,
                         None => {
-                            unlabelled += 1;
+                            counts.unlabelled += 1;
                             continue;
                         }
-                    }
-                } else if let Some(w) = white_score {
-                    if pos.side_to_move() == Color::White {
-                        w
-                    } else {
-                        1.0 - w
-                    }
-                } else {
-                    continue;
+                    },
+                    (None, Some(w)) if pos.side_to_move() == Color::White => w,
+                    (None, Some(w)) => 1.0 - w,
+                    (None, None) => continue,
                 };
                 let (terms, fixed) = eval::terms(pos, &rules).linear();
                 let set = &mut sets[phase as usize];
@@ -169,14 +206,19 @@ pub fn run(args: TuneArgs) -> Result<()> {
             }
         }
     }
-    let labelled: usize = sets.iter().map(|s| s.train.len() + s.held.len()).sum();
-    println!(
-        "games {games_used} (left out {skipped}); positions labelled {labelled}, \
-         without a database value {unlabelled}, repeated {repeated}"
-    );
-    if labelled == 0 {
-        bail!("no position has a label (is --tb the right directory? do the games have results?)");
-    }
+    Ok((sets, counts))
+}
+
+/// Fits the weights of each phase with enough positions, and the scale,
+/// in turns; prints the fit and the weights.
+fn fit(
+    args: &TuneArgs,
+    variant: Variant,
+    phases: &[Phase],
+    sets: &[Set],
+    frozen: [bool; EvalWeights::COUNT],
+) {
+    let rules = variant.rules();
     // The scale is fitted with the weights, in turns: the piece is fixed
     // at 100, so the scale is what sets the other weights against it.
     const MIN_SAMPLES: usize = 100;
@@ -190,7 +232,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
         println!("{}: {n} positions, too few to fit", p.name());
     }
     if fitting.is_empty() {
-        return Ok(());
+        return;
     }
     let old: Vec<[f64; EvalWeights::COUNT]> = fitting
         .iter()
@@ -242,5 +284,4 @@ pub fn run(args: TuneArgs) -> Result<()> {
             );
         }
     }
-    Ok(())
 }

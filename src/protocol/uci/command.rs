@@ -369,8 +369,17 @@ mod tests {
                 moves: vec!["d6".into()]
             })
         );
-        assert!(parse("position").is_err());
-        assert!(parse("position startpos d6").is_err());
+        assert!(matches!(
+            parse("position"),
+            Err(CommandError::Missing {
+                command: "position",
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse("position startpos d6"),
+            Err(CommandError::Unexpected { command: "position", token }) if token == "d6"
+        ));
     }
 
     #[test]
@@ -389,7 +398,13 @@ mod tests {
                 value: Some("5".into())
             })
         );
-        assert!(parse("setoption Hash 5").is_err());
+        assert!(matches!(
+            parse("setoption Hash 5"),
+            Err(CommandError::Missing {
+                command: "setoption",
+                ..
+            })
+        ));
     }
 
     #[test]

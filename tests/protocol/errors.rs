@@ -5,11 +5,9 @@
 //! to search; a bad command line fails with one line on stderr; and a
 //! hash table beyond the free memory is refused.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{
+use crate::common::{
     START_FEN, assert_line_refused, assert_refused, assert_still_healthy, engine_in_play,
     run_args_with_stderr,
 };

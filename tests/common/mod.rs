@@ -31,12 +31,18 @@ pub struct Engine {
 impl Engine {
     /// Starts the engine in protocol mode.
     pub fn spawn() -> Engine {
-        let mut child = Command::new(BIN)
+        Engine::spawn_command(Command::new(BIN))
+    }
+
+    /// Starts the engine by `command` (one that ends by running [`BIN`],
+    /// as a shell that sets a limit first), its input and output piped.
+    pub fn spawn_command(mut command: Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
+            .unwrap_or_else(|e| panic!("cannot start {command:?}: {e}"));
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, rx) = channel();
@@ -331,7 +337,11 @@ pub fn assert_line_refused(engine: &mut Engine, line: &str, fen_before: &str) {
 
 /// An engine in a position other than the start, and that position's FEN.
 pub fn engine_in_play() -> (Engine, String) {
-    let mut engine = Engine::spawn();
+    put_in_play(Engine::spawn())
+}
+
+/// [`engine_in_play`] for an engine already started.
+pub fn put_in_play(mut engine: Engine) -> (Engine, String) {
     assert!(engine.ask("position startpos moves d6 a1 d5").is_empty());
     let fen = engine.fen();
     assert_ne!(fen, START_FEN);

@@ -5,12 +5,10 @@
 //! phase, by a minimax over the rules core's own moves; the engine keeps
 //! the value move after move through the rest of the placing phase.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use common::{Engine, bestmove_of};
+use crate::common::{Engine, bestmove_of};
 use mulino::core::{Move, MoveList, Outcome, Position, Rules};
 use mulino::matches::adjudicate::{TbAdjudication, TbMode};
 use mulino::tb::format::Kind;

@@ -4,12 +4,10 @@
 //! distances to the next removal), and a missing or damaged file never
 //! costs a won position or the engine's life.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use common::{Engine, bestmove_of, last_score};
+use crate::common::{Engine, bestmove_of, last_score};
 use mulino::core::{Game, Move, MoveList, Outcome, Position, Rules};
 use mulino::search::{MATE, MATE_BOUND, TB_DRAW_BAND, TB_WIN, tb_score, value_keeping_moves};
 use mulino::tb::format::{self, Kind};
@@ -662,7 +660,7 @@ fn tightest(
 /// defender that delays the removal as long as it can, must be won; a
 /// loss one ply past that point, defended by the engine against an
 /// attacker that plays the fastest line to the end, must be held.
-/// `cargo test --release --test tablebase_play -- --ignored --nocapture`
+/// `cargo test --release --test tb sampled -- --ignored --nocapture`
 #[test]
 #[ignore]
 fn sampled_rule_wins_are_won_and_rule_draws_held() {

@@ -1,0 +1,13 @@
+//! The databases: the moving phase's `.tb` and `.dtz` files built and
+//! checked (`moving`), `.wdz` files (`wdz`), the placing phase's layers
+//! (`placing`: the placing databases, not the placing rules, which are the
+//! rules core's) and the engine playing from them (`play`). One test
+//! binary: `cargo test --test tb`.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod moving;
+mod placing;
+mod play;
+mod wdz;

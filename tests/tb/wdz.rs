@@ -14,7 +14,7 @@ use mulino::tb::index::Subspace;
 use mulino::tb::moving::build::{self, Options};
 use mulino::tb::moving::{nmove_check, verify};
 use mulino::tb::probe::Tablebases;
-use mulino::tb::TbRules;
+use mulino::tb::{TbError, TbRules};
 
 fn options(dir: &Path) -> Options {
     Options {
@@ -139,11 +139,11 @@ fn verification_names_a_changed_wdz_value() {
     );
     // A build refuses to read it.
     let err = build::build_wdz_pair(rules, limits(100), 4, 3, &options(&dir), &|_| {});
-    assert!(err.is_err());
+    assert!(matches!(err, Err(TbError::BadChecksum { .. })), "{err:?}");
     // And no .wdz file is made for no rule or for a limit it cannot hold.
     for n in [0, 127, 200] {
         let e = build::build_wdz_pair(rules, limits(n), 3, 3, &options(&dir), &|_| {});
-        assert!(e.is_err(), "{n}");
+        assert!(matches!(e, Err(TbError::Unusable(_))), "{n}: {e:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,10 +1,12 @@
 //! Drives the built `mulino` binary over its stdin and stdout for the
-//! protocol and search tests: send lines, read lines until one matches,
-//! with timeouts generous enough for a slow, busy machine; and the
-//! protocol tests' shared checks (a refused line changes nothing, the
-//! engine is still healthy).
+//! protocol, search and database tests (the test binaries `protocol`,
+//! `search` and `tb`, each with `#[path = "../common/mod.rs"] mod
+//! common;`): send lines, read lines until one matches, with timeouts
+//! generous enough for a slow, busy machine; and the protocol tests'
+//! shared checks (a refused line changes nothing, the engine is still
+//! healthy).
 
-// Each test file uses a different part of this helper.
+// Each test binary uses a different part of this helper.
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};

@@ -113,7 +113,7 @@ fn wdz_files_give_what_tb_and_dtz_files_give_under_their_rule() {
 #[test]
 fn verification_names_a_changed_wdz_value() {
     let file = format::wdz_file_name(3, 3, limits(100));
-    let dir = fixture::copy_of(fixture::wdz_100(), "wdz-wrong", &[file.clone()]);
+    let dir = fixture::copy_of(fixture::wdz_100(), "wdz-wrong", std::slice::from_ref(&file));
     let rules = fixture::rules();
     let path = dir.join(file);
     let mut bytes = std::fs::read(&path).unwrap();

@@ -1,10 +1,12 @@
 //! Drives the built `mulino` binary over its stdin and stdout for the
-//! protocol and search tests: send lines, read lines until one matches,
-//! with timeouts generous enough for a slow, busy machine; and the
-//! protocol tests' shared checks (a refused line changes nothing, the
-//! engine is still healthy).
+//! protocol, search and database tests (the test binaries `protocol`,
+//! `search` and `tb`, each with `#[path = "../common/mod.rs"] mod
+//! common;`): send lines, read lines until one matches, with timeouts
+//! generous enough for a slow, busy machine; and the protocol tests'
+//! shared checks (a refused line changes nothing, the engine is still
+//! healthy).
 
-// Each test file uses a different part of this helper.
+// Each test binary uses a different part of this helper.
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -31,12 +33,18 @@ pub struct Engine {
 impl Engine {
     /// Starts the engine in protocol mode.
     pub fn spawn() -> Engine {
-        let mut child = Command::new(BIN)
+        Engine::spawn_command(Command::new(BIN))
+    }
+
+    /// Starts the engine by `command` (one that ends by running [`BIN`],
+    /// as a shell that sets a limit first), its input and output piped.
+    pub fn spawn_command(mut command: Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
+            .unwrap_or_else(|e| panic!("cannot start {command:?}: {e}"));
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, rx) = channel();
@@ -331,7 +339,11 @@ pub fn assert_line_refused(engine: &mut Engine, line: &str, fen_before: &str) {
 
 /// An engine in a position other than the start, and that position's FEN.
 pub fn engine_in_play() -> (Engine, String) {
-    let mut engine = Engine::spawn();
+    put_in_play(Engine::spawn())
+}
+
+/// [`engine_in_play`] for an engine already started.
+pub fn put_in_play(mut engine: Engine) -> (Engine, String) {
     assert!(engine.ask("position startpos moves d6 a1 d5").is_empty());
     let fen = engine.fen();
     assert_ne!(fen, START_FEN);

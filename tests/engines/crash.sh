@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A misbehaving engine for tests/matches.rs: it plays two legal
+# A misbehaving engine for tests/matches/end_to_end.rs: it plays two legal
 # placements (points nobody has used yet; two pieces cannot close a mill)
 # and exits with status 3 at its third `go`, in the middle of the game.
 points=(a7 d7 g7 a4 g4 a1 d1 g1 b6 d6 f6 b2 d2 f2 c5 d5 e5 c3 d3 e3 b4 c4 e4 f4)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# A misbehaving engine for tests/matches.rs: it starts properly, then
-# answers `go` with junk: bytes that are not UTF-8, a 70,000-character
-# line, a broken info line, and a `bestmove` that is no move at all.
+# A misbehaving engine for tests/matches/end_to_end.rs: it starts
+# properly, then answers `go` with junk: bytes that are not UTF-8, a
+# 70,000-character line, a broken info line, and a `bestmove` that is no
+# move at all.
 long=$(printf 'x%.0s' {1..70000})
 while IFS= read -r line; do
   case "$line" in

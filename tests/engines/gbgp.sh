@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# A GBGP engine for tests/matches.rs: mulino ($1) does the thinking,
-# this script speaks GBGP to the runner (`gbgp` ... `gbgpok`, `newgame`,
-# the TwelveMensMorris option, `score eval` from White's side, no
-# increments). Anything a GBGP engine would not be sent makes it exit
+# A GBGP engine for tests/matches/end_to_end.rs: mulino ($1) does the
+# thinking, this script speaks GBGP to the runner (`gbgp` ... `gbgpok`,
+# `newgame`, the TwelveMensMorris option, `score eval` from White's side,
+# no increments). Anything a GBGP engine would not be sent makes it exit
 # with a message on stdout, so the runner records a crash.
 coproc M { "$1"; }
 say() { echo "$1" >&"${M[1]}"; }

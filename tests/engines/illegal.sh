@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# A misbehaving engine for tests/matches.rs: it starts properly, then
-# answers every `go` with a slide while pieces are still in hand, which the
-# rules forbid (the referee must call it an illegal move).
+# A misbehaving engine for tests/matches/end_to_end.rs: it starts
+# properly, then answers every `go` with a slide while pieces are still in
+# hand, which the rules forbid (the referee must call it an illegal move).
 while IFS= read -r line; do
   case "$line" in
     uci) echo "id name illegal"; echo "uciok" ;;

@@ -2,14 +2,12 @@
 //! `isready`), `d`, `moves` and `perft` (in the foreground, in the
 //! background and from the command line), `help` and the terminal
 //! greeting, `position` with and without moves, and the rule options
-//! (`Variant`, `Flying`, case). Bad input is in `protocol_errors.rs`, the
-//! search commands in `protocol_go.rs`.
-
-mod common;
+//! (`Variant`, `Flying`, case). Bad input is in `errors.rs`, the
+//! search commands in `go.rs`.
 
 use std::time::Duration;
 
-use common::{Engine, START_FEN, assert_line_refused, run_args, run_args_with_stderr};
+use crate::common::{self, Engine, START_FEN, assert_line_refused, run_args, run_args_with_stderr};
 
 // ---------------------------------------------------------------------
 // Identification, display, moves, perft

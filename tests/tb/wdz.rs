@@ -4,36 +4,23 @@
 //! agree with the rule-aware minimax, be caught by `verify` when a byte
 //! changes, and carry the placing phase to the same layers.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
+use crate::fixture::{self, limits};
 use mulino::core::Rules;
 use mulino::tb::format::{self, Kind};
 use mulino::tb::index::Subspace;
 use mulino::tb::moving::build::{self, Options};
 use mulino::tb::moving::{nmove_check, verify};
 use mulino::tb::probe::Tablebases;
-use mulino::tb::{NMoveLimits, TbRules};
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mulino-wdz-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use mulino::tb::{TbError, TbRules};
 
 fn options(dir: &Path) -> Options {
     Options {
         dir: dir.to_path_buf(),
         threads: 2,
         memory: 1 << 30,
-    }
-}
-
-fn limits(n: u16) -> NMoveLimits {
-    NMoveLimits {
-        n_move: n,
-        endgame: n,
     }
 }
 
@@ -45,11 +32,14 @@ fn game(n: u16) -> Rules {
     }
 }
 
-/// The `.tb` files and the `.dtz` files for `n` up to 4-4 in `both`, the
-/// `.wdz` files for `n` in `wdz`.
+/// The `.tb` files (copies of the shared ones) and the `.dtz` files for
+/// `n` up to 4-4 in `both`, the `.wdz` files for `n` in `wdz`.
 fn build_both_ways(both: &Path, wdz: &Path, n: u16, rules: TbRules) {
+    let tb_files = fixture::files_of(&[Kind::ToEnd], &fixture::subspaces_to((4, 4)));
+    for file in &tb_files {
+        std::fs::copy(fixture::up_to_four().join(file), both.join(file)).unwrap();
+    }
     for (a, b) in mulino::tb::index::plan(&[(4, 4)]) {
-        build::build_pair(rules, a, b, &options(both), &|_| {}).unwrap();
         build::build_dtz_pair(rules, limits(n), a, b, &options(both), &|_| {}).unwrap();
         build::build_wdz_pair(rules, limits(n), a, b, &options(wdz), &|_| {}).unwrap();
     }
@@ -60,8 +50,8 @@ fn build_both_ways(both: &Path, wdz: &Path, n: u16, rules: TbRules) {
 /// the `.tb` and `.dtz` files give together, position by position.
 #[test]
 fn wdz_files_give_what_tb_and_dtz_files_give_under_their_rule() {
-    let (both, wdz) = (temp_dir("both"), temp_dir("alone"));
-    let rules = TbRules::from_rules(&Rules::default()).unwrap();
+    let (both, wdz) = (fixture::scratch("wdz-both"), fixture::scratch("wdz-alone"));
+    let rules = fixture::rules();
     build_both_ways(&both, &wdz, 10, rules);
     assert!(!wdz.join(format::file_name(3, 3)).exists());
     let from_both = Tablebases::for_play(&both, &game(10), None).unwrap();
@@ -122,10 +112,10 @@ fn wdz_files_give_what_tb_and_dtz_files_give_under_their_rule() {
 
 #[test]
 fn verification_names_a_changed_wdz_value() {
-    let dir = temp_dir("wrong");
-    let rules = TbRules::from_rules(&Rules::default()).unwrap();
-    build::build_wdz_pair(rules, limits(100), 3, 3, &options(&dir), &|_| {}).unwrap();
-    let path = dir.join(format::wdz_file_name(3, 3, limits(100)));
+    let file = format::wdz_file_name(3, 3, limits(100));
+    let dir = fixture::copy_of(fixture::wdz_100(), "wdz-wrong", std::slice::from_ref(&file));
+    let rules = fixture::rules();
+    let path = dir.join(file);
     let mut bytes = std::fs::read(&path).unwrap();
     // The first win in 1 (a removal that leaves two pieces): a loss.
     let at = format::HEADER_LEN
@@ -149,11 +139,11 @@ fn verification_names_a_changed_wdz_value() {
     );
     // A build refuses to read it.
     let err = build::build_wdz_pair(rules, limits(100), 4, 3, &options(&dir), &|_| {});
-    assert!(err.is_err());
+    assert!(matches!(err, Err(TbError::BadChecksum { .. })), "{err:?}");
     // And no .wdz file is made for no rule or for a limit it cannot hold.
     for n in [0, 127, 200] {
         let e = build::build_wdz_pair(rules, limits(n), 3, 3, &options(&dir), &|_| {});
-        assert!(e.is_err(), "{n}");
+        assert!(matches!(e, Err(TbError::Unusable(_))), "{n}: {e:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -172,7 +162,10 @@ fn mulino(args: &[&str], dir: &Path) {
 /// built over the `.tb` and `.dtz` files for the same rule.
 #[test]
 fn placing_layers_over_wdz_files_are_the_same() {
-    let (both, wdz) = (temp_dir("place-both"), temp_dir("place-alone"));
+    let (both, wdz) = (
+        fixture::scratch("wdz-place-both"),
+        fixture::scratch("wdz-place-alone"),
+    );
     let placing = [
         "tb",
         "build",
@@ -215,11 +208,8 @@ fn placing_layers_over_wdz_files_are_the_same() {
 /// read; the other files still serve.
 #[test]
 fn a_damaged_wdz_file_is_not_used_in_play() {
-    let dir = temp_dir("damaged");
-    let rules = TbRules::from_rules(&Rules::default()).unwrap();
-    for (a, b) in mulino::tb::index::plan(&[(4, 3)]) {
-        build::build_wdz_pair(rules, limits(100), a, b, &options(&dir), &|_| {}).unwrap();
-    }
+    // The .wdz files of 3-3, 4-3 and 3-4 under limits of 100.
+    let dir = fixture::copy_all(fixture::wdz_100(), "wdz-damaged");
     let path = dir.join(format::wdz_file_name(4, 3, limits(100)));
     let mut bytes = std::fs::read(&path).unwrap();
     let last = bytes.len() - 1;

@@ -5,13 +5,12 @@
 //! to search; a bad command line fails with one line on stderr; and a
 //! hash table beyond the free memory is refused.
 
-mod common;
-
+use std::process::Command;
 use std::time::Duration;
 
-use common::{
-    START_FEN, assert_line_refused, assert_refused, assert_still_healthy, engine_in_play,
-    run_args_with_stderr,
+use crate::common::{
+    BIN, Engine, START_FEN, assert_line_refused, assert_refused, assert_still_healthy,
+    engine_in_play, put_in_play, run_args_with_stderr,
 };
 
 /// Deterministic pseudo-random bytes (a 64-bit LCG), never `\n`.
@@ -334,29 +333,34 @@ fn a_refused_command_line_fails_on_stderr() {
 
 /// A hash table larger than the memory the system has free is refused
 /// (zeroing it would swap, or end the process at the hands of the kernel's
-/// out-of-memory killer), and the engine goes on with its table. Checked
-/// where /proc/meminfo says so, with less than the largest `Hash` free.
+/// out-of-memory killer), and the engine goes on with its table. The
+/// engine runs under an address-space limit of about 4 GB (`ulimit -v`),
+/// so that a 32768 MB table is refused on every machine: as more than the
+/// memory available where /proc/meminfo says less is free, or as one the
+/// allocator cannot give where more is (the limit refuses the mapping).
 #[test]
 fn a_hash_table_beyond_the_free_memory_is_refused() {
-    let available_mb = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|info| {
-            let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-            line.split_whitespace().nth(1)?.parse::<u64>().ok()
-        })
-        .map(|kb| kb / 1024);
-    let Some(available_mb) = available_mb.filter(|&mb| mb < 32768) else {
-        eprintln!("skipped: free memory unknown or above 32768 MB ({available_mb:?})");
-        return;
-    };
-    let (mut engine, fen) = engine_in_play();
+    let mut limited = Command::new("sh");
+    limited.args(["-c", "ulimit -v 4000000 && exec \"$0\"", BIN]);
+    let (mut engine, fen) = put_in_play(Engine::spawn_command(limited));
     let answer = engine.ask("setoption name Hash value 32768");
-    assert_eq!(answer.len(), 1, "{answer:?} ({available_mb} MB free)");
-    assert!(
-        answer[0].starts_with("info string error: a 32768 MB hash table is more than the "),
-        "{answer:?}"
-    );
+    assert_eq!(answer.len(), 1, "{answer:?}");
+    assert!(is_hash_refusal(&answer[0], 32768), "{answer:?}");
     assert_line_refused(&mut engine, "setoption name Hash value 32768", &fen);
     assert_eq!(engine.fen(), fen);
     assert_still_healthy(&mut engine);
+}
+
+/// Whether `line` is one of the two ways `setoption name Hash` refuses an
+/// `mb` MB table (`TtAllocError`): more than the memory available (a
+/// number of MB below `mb`), or what the allocator would not give.
+fn is_hash_refusal(line: &str, mb: u64) -> bool {
+    let too_large = line
+        .strip_prefix(&format!(
+            "info string error: a {mb} MB hash table is more than the "
+        ))
+        .and_then(|rest| rest.strip_suffix(" MB of memory available"))
+        .and_then(|available| available.parse::<u64>().ok())
+        .is_some_and(|available| available < mb);
+    too_large || line == format!("info string error: cannot allocate a {mb} MB hash table")
 }

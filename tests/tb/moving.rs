@@ -1,5 +1,5 @@
-//! The moving-phase databases: 3-3, 3-4, 4-3 and 4-4 are built into a
-//! temporary directory (both kinds of file), verified against the rules
+//! The moving-phase databases: 3-3, 3-4, 4-3 and 4-4 (both kinds of
+//! file, the shared set of `fixture.rs`) are verified against the rules
 //! core's move generator, their counts compared with the published values
 //! (exactly), and their values under N-move rules compared with a
 //! rule-aware minimax of their own; damaged files and files of other
@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::fixture;
 use mulino::core::{Rules, Variant};
 use mulino::tb::format::{self, Kind};
 use mulino::tb::mapped::MappedTable;
@@ -15,24 +16,12 @@ use mulino::tb::moving::{nmove_check, verify};
 use mulino::tb::probe::Tablebases;
 use mulino::tb::{TbError, TbRules};
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mulino-tb-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// 3-3 of the standard rules, built into a fresh temporary directory.
+/// The `.tb` file of 3-3 of the standard rules, alone in a fresh
+/// directory (a copy of the shared one).
 fn three_three(name: &str) -> (PathBuf, TbRules) {
-    let dir = temp_dir(name);
-    let nine = TbRules::from_rules(&Rules::default()).unwrap();
-    let opts = Options {
-        dir: dir.clone(),
-        threads: 1,
-        memory: 1 << 30,
-    };
-    build::build_pair(nine, 3, 3, &opts, &|_| {}).unwrap();
-    (dir, nine)
+    let file = format::file_name(3, 3);
+    let dir = fixture::copy_of(fixture::up_to_five(), name, &[file]);
+    (dir, fixture::rules())
 }
 
 fn published() -> Vec<String> {
@@ -45,29 +34,15 @@ fn published() -> Vec<String> {
         .collect()
 }
 
-fn build_up_to_four(dir: &Path, rules: TbRules) {
-    let opts = Options {
-        dir: dir.to_path_buf(),
-        threads: 2,
-        memory: 1 << 30,
-    };
-    for (a, b) in mulino::tb::index::plan(&[(4, 4)]) {
-        for kind in [Kind::ToEnd, Kind::ToRemoval] {
-            build::build_pair_of(kind, rules, a, b, &opts, &|_| {}).unwrap();
-        }
-    }
-}
-
 #[test]
 fn small_tables_verify_and_equal_the_published_counts() {
-    let dir = temp_dir("small");
-    let rules = TbRules::from_rules(&Rules::default()).unwrap();
+    let dir = fixture::up_to_four();
+    let rules = fixture::rules();
     assert_eq!(
         mulino::tb::index::plan(&[(4, 4)]),
         vec![(3, 3), (4, 3), (4, 4)]
     );
-    build_up_to_four(&dir, rules);
-    let tbs = Tablebases::new(&dir, rules);
+    let tbs = Tablebases::new(dir, rules);
     let rows = published();
     for (a, b) in [(3, 3), (3, 4), (4, 3), (4, 4)] {
         for kind in [Kind::ToEnd, Kind::ToRemoval] {
@@ -83,9 +58,10 @@ fn small_tables_verify_and_equal_the_published_counts() {
         assert!(rows.contains(&row), "{row} is not a published row");
         assert_eq!(t.table.header.wins, h.wins);
     }
-    // A pair that needs more memory than allowed is refused before it starts.
+    // A pair that needs more memory than allowed is refused before it
+    // starts (before it writes anything in the shared directory).
     let tight = Options {
-        dir: dir.clone(),
+        dir: dir.to_path_buf(),
         threads: 1,
         memory: 1 << 20,
     };
@@ -94,13 +70,12 @@ fn small_tables_verify_and_equal_the_published_counts() {
         Err(TbError::Memory { .. })
     ));
     // A finished pair is recognised, so it is never rebuilt.
-    assert!(build::pair_done(&dir, rules, 4, 3));
-    assert!(build::pair_state(&dir, Kind::ToRemoval, rules, 4, 3).unwrap());
+    assert!(build::pair_done(dir, rules, 4, 3));
+    assert!(build::pair_state(dir, Kind::ToRemoval, rules, 4, 3).unwrap());
     // The longest distances to the next removal (3-4: 11, where the end
     // of the game is 33 plies away).
     let t = tbs.dtz_table(3, 4).unwrap();
     assert_eq!(t.table.header.max_win, 11);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Every position of 3-3 to 4-4 and every counter: the engine's values
@@ -111,9 +86,9 @@ fn small_tables_verify_and_equal_the_published_counts() {
 /// until files are built for that limit: then it knows every one.
 #[test]
 fn values_under_the_n_move_rules_agree_with_a_minimax() {
-    let dir = temp_dir("nmove");
-    let rules = TbRules::from_rules(&Rules::default()).unwrap();
-    build_up_to_four(&dir, rules);
+    // A copy: files for a limit of 10 are added.
+    let dir = fixture::copy_all(fixture::up_to_four(), "moving-nmove");
+    let rules = fixture::rules();
     check_limits(&dir, &[10, 40, 100], false);
     // Files for a limit of 10 where the ones without the rule are not
     // exact: the pairs above 3-3.
@@ -214,7 +189,7 @@ fn check_limits(dir: &Path, limits: &[u16], all_known: bool) -> Vec<nmove_check:
 /// replaced.
 #[test]
 fn builds_refuse_damaged_tables_and_other_rules_files() {
-    let (dir, nine) = three_three("buildrefuse");
+    let (dir, nine) = three_three("moving-buildrefuse");
     let opts = Options {
         dir: dir.clone(),
         threads: 1,
@@ -252,23 +227,22 @@ fn builds_refuse_damaged_tables_and_other_rules_files() {
 }
 
 /// Threads share the work of both steps (the retrograde one updates the
-/// tables together); the files come out byte for byte the same.
+/// tables together); the files come out byte for byte the same: those
+/// built on one thread here and the shared ones, built on three.
 #[test]
 fn threads_do_not_change_a_table() {
-    let rules = TbRules::from_rules(&Rules::default()).unwrap();
-    let build_with = |threads: usize| {
-        let dir = temp_dir(&format!("threads{threads}"));
-        let opts = Options {
-            dir: dir.clone(),
-            threads,
-            memory: 1 << 30,
-        };
-        for (a, b) in mulino::tb::index::plan(&[(5, 4)]) {
-            build::build_pair(rules, a, b, &opts, &|_| {}).unwrap();
-        }
-        dir
+    let rules = fixture::rules();
+    let one = fixture::scratch("moving-threads1");
+    let opts = Options {
+        dir: one.clone(),
+        threads: 1,
+        memory: 1 << 30,
     };
-    let (one, three) = (build_with(1), build_with(3));
+    for (a, b) in mulino::tb::index::plan(&[(5, 4)]) {
+        build::build_pair(rules, a, b, &opts, &|_| {}).unwrap();
+    }
+    assert_eq!(fixture::THREADS, 3);
+    let three = fixture::up_to_five();
     for (a, b) in [
         (3, 3),
         (4, 3),
@@ -285,12 +259,11 @@ fn threads_do_not_change_a_table() {
         assert!(x == y, "{name} differs between 1 and 3 threads");
     }
     let _ = std::fs::remove_dir_all(&one);
-    let _ = std::fs::remove_dir_all(&three);
 }
 
 #[test]
 fn tables_for_other_rules_or_damaged_files_are_refused() {
-    let (dir, nine) = three_three("refuse");
+    let (dir, nine) = three_three("moving-refuse");
     let no_fly = TbRules::from_rules(&Variant::ChengSanQi.rules()).unwrap();
     assert!(matches!(
         MappedTable::open(&dir, 3, 3, no_fly),
@@ -348,7 +321,7 @@ fn tables_for_other_rules_or_damaged_files_are_refused() {
 
 #[test]
 fn verification_names_a_wrong_value() {
-    let (dir, nine) = three_three("wrong");
+    let (dir, nine) = three_three("moving-wrong");
     let path = dir.join(format::file_name(3, 3));
     let mut bytes = std::fs::read(&path).unwrap();
     // The first slot that holds a win: make it a loss.

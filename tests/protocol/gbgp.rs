@@ -2,11 +2,9 @@
 //! session replayed, a whole game between two mulino processes, game over
 //! on each terminal kind and one ply before it, and bad input.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::{Engine, bestmove_of};
+use crate::common::{Engine, bestmove_of};
 use mulino::core::{Game, Move, Outcome, Rules, StartRepetition, Variant};
 
 /// The game a `position` line describes, by mulino's own rules core.

@@ -5,57 +5,28 @@
 //! phase, by a minimax over the rules core's own moves; the engine keeps
 //! the value move after move through the rest of the placing phase.
 
-mod common;
+use std::path::Path;
 
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
-
-use common::{Engine, bestmove_of};
+use crate::common::{Engine, bestmove_of};
+use crate::fixture;
 use mulino::core::{Move, MoveList, Outcome, Position, Rules};
 use mulino::matches::adjudicate::{TbAdjudication, TbMode};
-use mulino::tb::format::Kind;
-use mulino::tb::moving::build::{self, Options};
 use mulino::tb::placing::build::{PlacingOptions, build_layer};
 use mulino::tb::placing::verify::verify_layer;
 use mulino::tb::placing::{LAYERS, Layer, PlacingLoaded, get, wdl};
 use mulino::tb::probe::Tablebases;
 use mulino::tb::{NMoveLimits, TbError, TbRules, Wdl};
 
-const MAX: u8 = 4;
+const MAX: u8 = fixture::PLACING_MAX;
 
 fn rules() -> TbRules {
-    TbRules::from_rules(&Rules::default()).unwrap()
+    fixture::rules()
 }
 
 /// The moving phase up to 4-4 (both kinds of file) and the placing layers
 /// of at most four pieces a side, built once for this test binary.
 fn built() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("mulino-placing-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let opts = Options {
-            dir: dir.clone(),
-            threads: 2,
-            memory: 1 << 30,
-        };
-        for (a, b) in mulino::tb::index::plan(&[(MAX, MAX)]) {
-            for kind in [Kind::ToEnd, Kind::ToRemoval] {
-                build::build_pair_of(kind, rules(), a, b, &opts, &|_| {}).unwrap();
-            }
-        }
-        let placing = PlacingOptions {
-            dir: dir.clone(),
-            threads: 2,
-            max: MAX,
-            limits: NMoveLimits::of(&Rules::default()),
-            memory: 1 << 30,
-        };
-        for k in (0..LAYERS).rev() {
-            build_layer(rules(), k, &placing, &|_| {}).unwrap();
-        }
-        dir
-    })
+    fixture::placing()
 }
 
 #[test]
@@ -197,9 +168,7 @@ fn the_engine_keeps_the_value_through_the_placing_phase() {
 
 #[test]
 fn a_placing_build_says_what_it_needs_and_keeps_to_its_rules() {
-    let dir = std::env::temp_dir().join(format!("mulino-placing-empty-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fixture::scratch("placing-empty");
     let opts = PlacingOptions {
         dir: dir.clone(),
         threads: 1,
@@ -236,13 +205,7 @@ fn a_placing_build_says_what_it_needs_and_keeps_to_its_rules() {
 fn verification_names_a_wrong_placing_value() {
     // A copy of the set with one decided slot of layer 15 turned to the
     // other side: `verify` must name the slot, and the header's counts.
-    let dir = std::env::temp_dir().join(format!("mulino-placing-wrong-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for entry in std::fs::read_dir(built()).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
-    }
+    let dir = fixture::copy_all(built(), "placing-wrong");
     let k = 15;
     let path = dir.join(mulino::tb::placing::file_name(k));
     let mut bytes = std::fs::read(&path).unwrap();

@@ -4,16 +4,13 @@
 //! distances to the next removal), and a missing or damaged file never
 //! costs a won position or the engine's life.
 
-mod common;
-
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
-use common::{Engine, bestmove_of, last_score};
+use crate::common::{Engine, bestmove_of, last_score};
+use crate::fixture;
 use mulino::core::{Game, Move, MoveList, Outcome, Position, Rules};
 use mulino::search::{MATE, MATE_BOUND, TB_DRAW_BAND, TB_WIN, tb_score, value_keeping_moves};
 use mulino::tb::format::{self, Kind};
-use mulino::tb::moving::build::{self, Options};
 use mulino::tb::probe::Tablebases;
 use mulino::tb::root::probe_root;
 use mulino::tb::{TbRules, Value, Wdl};
@@ -21,48 +18,18 @@ use mulino::tb::{TbRules, Value, Wdl};
 /// Both kinds of file of every subspace up to 5-5, built once for this
 /// test binary (the tests that damage files work on copies).
 fn up_to_five() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("mulino-tbplay-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let opts = Options {
-            dir: dir.clone(),
-            threads: 2,
-            memory: 1 << 30,
-        };
-        let rules = TbRules::from_rules(&Rules::default()).unwrap();
-        for (a, b) in mulino::tb::index::plan(&[(5, 5)]) {
-            for kind in [Kind::ToEnd, Kind::ToRemoval] {
-                build::build_pair_of(kind, rules, a, b, &opts, &|_| {}).unwrap();
-            }
-        }
-        dir
-    })
+    fixture::up_to_five()
 }
 
 /// A copy of the files of `subspaces` (both kinds) in a fresh directory.
 fn copy_of(name: &str, subspaces: &[(u8, u8)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mulino-tbplay-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for &(a, b) in subspaces {
-        for kind in [Kind::ToEnd, Kind::ToRemoval] {
-            let file = format::file_name_of(kind, a, b);
-            std::fs::copy(up_to_five().join(&file), dir.join(&file)).unwrap();
-        }
-    }
-    dir
+    let files = fixture::files_of(&[Kind::ToEnd, Kind::ToRemoval], subspaces);
+    fixture::copy_of(up_to_five(), &format!("play-{name}"), &files)
 }
 
 /// Every subspace up to 5-5.
 fn all_to_five() -> Vec<(u8, u8)> {
-    let mut all: Vec<(u8, u8)> = mulino::tb::index::plan(&[(5, 5)])
-        .into_iter()
-        .flat_map(|(a, b)| [(a, b), (b, a)])
-        .collect();
-    all.sort_unstable();
-    all.dedup();
-    all
+    fixture::subspaces_to((5, 5))
 }
 
 /// The tables in `dir` for play under `rules`, checked.
@@ -662,7 +629,7 @@ fn tightest(
 /// defender that delays the removal as long as it can, must be won; a
 /// loss one ply past that point, defended by the engine against an
 /// attacker that plays the fastest line to the end, must be held.
-/// `cargo test --release --test tablebase_play -- --ignored --nocapture`
+/// `cargo test --release --test tb sampled -- --ignored --nocapture`
 #[test]
 #[ignore]
 fn sampled_rule_wins_are_won_and_rule_draws_held() {

@@ -3,11 +3,9 @@
 //! games and the same numbers, and reports that do not belong together
 //! are refused.
 
-mod matching;
-
 use std::process::Command;
 
-use matching::*;
+use crate::matching::*;
 use serde_json::Value;
 
 /// Mulino at depth 2 against itself at depth 1 (deterministic: one

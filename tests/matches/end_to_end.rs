@@ -3,12 +3,10 @@
 //! `tests/engines/`, and the tests read its `--json` report and replay
 //! every record of its `--pgn` file through the rules core.
 
-mod matching;
-
 use std::path::Path;
 use std::process::Command;
 
-use matching::*;
+use crate::matching::*;
 use mulino::matches::stats::{Pentanomial, Sprt};
 use serde_json::Value;
 

@@ -3,9 +3,6 @@
 //! reading its `--json` report and checking that its counts add up, and
 //! replaying every record of its `--pgn` file through the rules core.
 
-// Each test file uses a different part of this helper.
-#![allow(dead_code)]
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

@@ -4,9 +4,9 @@
 //! updates `SIGNATURE` (and says `Bench: N` for the default depth in its
 //! commit message).
 
-mod common;
-
 use std::time::Duration;
+
+use crate::common;
 
 /// Depth of the signature run (the default bench depth is deeper; this one
 /// keeps the debug build quick).

@@ -5,11 +5,9 @@
 //! games with them, and see a game left out when the engine's state at
 //! the first position is not the referee's.
 
-mod matching;
-
 use std::collections::BTreeMap;
 
-use matching::*;
+use crate::matching::*;
 use serde_json::Value;
 
 /// The rule options sent to Sanmill, in order, with Nine Men's Morris's

@@ -8,9 +8,7 @@
 //! and two placing positions from lost games are met with the one move
 //! that holds.
 
-mod common;
-
-use common::{Engine, bestmove_of, last_score};
+use crate::common::{Engine, bestmove_of, last_score};
 use mulino::core::{Color, Move, MoveList, Outcome, Position, Rules, Variant, WinReason};
 
 fn legal(pos: &Position, rules: &Rules) -> Vec<Move> {

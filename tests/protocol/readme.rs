@@ -2,11 +2,9 @@
 //! the binary and compare every answer, but for the clock's values (`time`
 //! and `nps` in info lines, the numbers of perft's `Time:` line).
 
-mod common;
-
 use std::time::Duration;
 
-use common::Engine;
+use crate::common::Engine;
 
 /// The example session's lines, from the `text` block under its heading.
 fn session() -> Vec<String> {

@@ -4,11 +4,9 @@
 //! search; what is refused while one runs; the end of input; a finished
 //! game; deterministic node-limited output; and self-play under a clock.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::{Engine, bestmove_of, engine_in_play};
+use crate::common::{self, Engine, bestmove_of, engine_in_play};
 
 /// The word after `key` in a line (`info_value(l, "depth")`; for `pv`, the
 /// first move).

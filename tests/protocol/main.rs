@@ -1,0 +1,13 @@
+//! The engine's text protocols through the built binary: a session's
+//! commands (`session`), the refusal of bad input (`errors`), the search
+//! commands (`go`), GBGP mode (`gbgp`) and the README's example session
+//! (`readme`). One test binary: `cargo test --test protocol`.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod errors;
+mod gbgp;
+mod go;
+mod readme;
+mod session;

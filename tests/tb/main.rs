@@ -1,0 +1,15 @@
+//! The databases: the moving phase's `.tb` and `.dtz` files built and
+//! checked (`moving`), `.wdz` files (`wdz`), the placing phase's layers
+//! (`placing`: the placing databases, not the placing rules, which are the
+//! rules core's) and the engine playing from them (`play`), over small
+//! sets of files built once per run (`fixture`). One test binary:
+//! `cargo test --test tb`.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod fixture;
+mod moving;
+mod placing;
+mod play;
+mod wdz;

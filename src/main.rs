@@ -16,7 +16,10 @@ use clap::{Parser, Subcommand};
         on stdout (protocol.md; type `help` at the prompt). Any other protocol \
         command can be given as arguments too, as one line: `mulino go depth 8`, \
         `mulino d`. A refused command prints its error on stderr and exits with \
-        status 1."
+        status 1.",
+    // `mulino help` is the protocol's `help` (its commands), which ends
+    // by pointing here; `mulino --help` is this.
+    disable_help_subcommand = true
 )]
 struct Cli {
     #[command(subcommand)]
@@ -115,8 +118,10 @@ fn main() -> ExitCode {
                     env!("CARGO_PKG_VERSION")
                 );
             }
-            let mut input = stdin.lock();
-            mulino::protocol::run(&mut input, mulino::protocol::Out::stdout());
+            mulino::protocol::run(
+                Box::new(std::io::BufReader::new(stdin)),
+                mulino::protocol::Out::stdout(),
+            );
             ExitCode::SUCCESS
         }
         // The depths go to the protocol as typed, so its range checks and
@@ -135,5 +140,30 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// Every option and argument of every subcommand says what it is for.
+    #[test]
+    fn every_option_has_a_help_text() {
+        fn check(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
+            for arg in cmd.get_arguments() {
+                let id = arg.get_id().as_str();
+                if id != "help" && id != "version" && arg.get_help().is_none() {
+                    missing.push(format!("{path} {id}"));
+                }
+            }
+            for sub in cmd.get_subcommands() {
+                check(sub, &format!("{path} {}", sub.get_name()), missing);
+            }
+        }
+        let mut missing = Vec::new();
+        check(&Cli::command(), "mulino", &mut missing);
+        assert!(missing.is_empty(), "options without help: {missing:?}");
     }
 }

@@ -1,8 +1,14 @@
 //! The line I/O both dialects share: a reader that bounds the length of a
 //! line, a line-atomic writer that the search thread shares, and the loop
 //! that feeds a dialect's session one line at a time.
+//!
+//! Input is read on a thread of its own, so that the loop hears of a line
+//! and of the engine going idle alike ([`Event`]): a session can hold a
+//! command until the search before it has ended, and still answer
+//! `isready` or take `stop` meanwhile.
 
 use std::io::{BufRead, Write};
+use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex};
 
 /// Longest accepted input line; longer ones are refused whole.
@@ -91,11 +97,31 @@ pub fn read_line(input: &mut dyn BufRead, buf: &mut Vec<u8>) -> Read {
     }
 }
 
+/// What the loop hears of.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A line of input, its newline included.
+    Line(Vec<u8>),
+    /// A line longer than [`MAX_LINE`], consumed whole: its length.
+    TooLong(usize),
+    /// End of input (or an error reading it).
+    End,
+    /// The engine finished a search or perft and is idle.
+    Idle,
+}
+
+/// Where the engine's callbacks say that it went idle.
+pub type Wake = Sender<Event>;
+
 /// A dialect's session, as the loop drives it.
 pub trait Dialect {
     /// Handles one input line (raw bytes: any encoding, any content); an
     /// error is printed by the session itself.
     fn handle_bytes(&mut self, raw: &[u8]) -> Flow;
+    /// The engine went idle: carry out the commands that waited for it.
+    fn resume(&mut self) -> Flow {
+        Flow::Continue
+    }
     /// End of input: a search with a natural end finishes, an open-ended
     /// one is stopped.
     fn finish(&mut self);
@@ -103,33 +129,62 @@ pub trait Dialect {
     fn quit(&mut self);
 }
 
-/// Feeds `session` every line of `input` until `quit` or end of input,
-/// starting with `first`, the read result of a line already in `buf`.
-pub fn serve(
-    session: &mut dyn Dialect,
-    input: &mut dyn BufRead,
-    out: &Out,
-    buf: &mut Vec<u8>,
-    first: Read,
-) {
+/// Reads `input` on a thread of its own into `events`, line by line, until
+/// its end (or until nobody listens).
+pub fn spawn_reader(mut input: Box<dyn BufRead + Send>, events: Sender<Event>) {
+    let fallback = events.clone();
+    let reader = move || {
+        let mut buf = Vec::with_capacity(256);
+        loop {
+            let event = match read_line(input.as_mut(), &mut buf) {
+                Read::Line => Event::Line(std::mem::take(&mut buf)),
+                Read::TooLong(len) => Event::TooLong(len),
+                Read::End => Event::End,
+            };
+            let end = event == Event::End;
+            if events.send(event).is_err() || end {
+                return;
+            }
+        }
+    };
+    // Without a thread there is no reading: say so, and that input ended.
+    if let Err(e) = std::thread::Builder::new()
+        .name("input".into())
+        .spawn(reader)
+    {
+        eprintln!("mulino: cannot start the input thread: {e}");
+        let _ = fallback.send(Event::End);
+    }
+}
+
+/// Feeds `session` every event until `quit` or end of input, starting
+/// with `first` (a line already read, if any).
+pub fn serve(session: &mut dyn Dialect, events: &Receiver<Event>, out: &Out, first: Option<Event>) {
     let mut next = first;
     loop {
-        match next {
-            Read::End => {
+        let event = match next.take() {
+            Some(e) => e,
+            // Every sender gone: the input thread ended without a word.
+            None => events.recv().unwrap_or(Event::End),
+        };
+        let flow = match event {
+            Event::End => {
                 session.finish();
                 return;
             }
-            Read::TooLong(len) => out.error(&format!(
-                "line of {len} bytes is too long (limit {MAX_LINE})"
-            )),
-            Read::Line => {
-                if session.handle_bytes(buf) == Flow::Quit {
-                    session.quit();
-                    return;
-                }
+            Event::TooLong(len) => {
+                out.error(&format!(
+                    "line of {len} bytes is too long (limit {MAX_LINE})"
+                ));
+                Flow::Continue
             }
+            Event::Line(bytes) => session.handle_bytes(&bytes),
+            Event::Idle => session.resume(),
+        };
+        if flow == Flow::Quit {
+            session.quit();
+            return;
         }
-        next = read_line(input, buf);
     }
 }
 

@@ -10,31 +10,36 @@ pub mod uci;
 pub mod words;
 
 use std::io::BufRead;
+use std::sync::mpsc;
 
 pub use line::Out;
 pub use uci::run_once;
 
-use line::{Read, read_line, serve};
+use line::{Event, serve, spawn_reader};
 
 /// Runs a session over `input` until `quit` or end of input. The first
 /// command picks the dialect: `gbgp` starts a GBGP session (answering the
 /// handshake), anything else is ours and is its first line. Blank lines
 /// before it count for nothing.
-pub fn run(input: &mut dyn BufRead, out: Out) {
-    let mut buf = Vec::with_capacity(256);
+pub fn run(input: Box<dyn BufRead + Send>, out: Out) {
+    let (tx, events) = mpsc::channel();
+    spawn_reader(input, tx.clone());
     let first = loop {
-        match read_line(input, &mut buf) {
-            Read::Line if buf.trim_ascii().is_empty() => continue,
+        match events.recv().unwrap_or(Event::End) {
+            Event::Line(l) if l.trim_ascii().is_empty() => continue,
             other => break other,
         }
     };
-    if first == Read::Line && buf.trim_ascii().eq_ignore_ascii_case(b"gbgp") {
-        let mut session = gbgp::Session::new(out.clone());
-        session.handshake();
-        let next = read_line(input, &mut buf);
-        serve(&mut session, input, &out, &mut buf, next);
-    } else {
-        let mut session = uci::Session::new(out.clone());
-        serve(&mut session, input, &out, &mut buf, first);
+    match first {
+        Event::Line(l) if l.trim_ascii().eq_ignore_ascii_case(b"gbgp") => {
+            let mut session = gbgp::Session::new(out.clone());
+            session.handshake();
+            serve(&mut session, &events, &out, None);
+        }
+        first => {
+            let mut session = uci::Session::new(out.clone());
+            session.wake_with(tx);
+            serve(&mut session, &events, &out, Some(first));
+        }
     }
 }

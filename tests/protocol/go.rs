@@ -83,7 +83,7 @@ fn commands_right_after_bestmove_are_accepted() {
 }
 
 #[test]
-fn go_infinite_answers_isready_refuses_changes_and_stops() {
+fn go_infinite_answers_isready_and_holds_changes_until_stop() {
     let (mut engine, fen) = engine_in_play();
     engine.send("go infinite");
     // Answered during the search; no bestmove yet.
@@ -92,27 +92,19 @@ fn go_infinite_answers_isready_refuses_changes_and_stops() {
         before.iter().all(|l| !l.starts_with("bestmove")),
         "{before:?}"
     );
-    // State changes are refused while searching.
-    for line in [
-        "position startpos",
-        "position startpos moves d7",
-        "setoption name Variant value twelve",
-        "setoption name Hash value 16",
-        "ucinewgame",
-        "go depth 1",
-        "perft 1",
-    ] {
+    // A change waits for the search, which only `stop` ends: it says so,
+    // once, and the lines after it wait behind it.
+    engine.send("position startpos moves d7");
+    let reply = engine.sync();
+    assert_eq!(
+        reply,
+        ["info string `position` waits for the running search, which ends with `stop`"],
+        "{reply:?}"
+    );
+    for line in ["setoption name Hash value 16", "d", "go depth 1"] {
         engine.send(line);
         let reply = engine.sync();
-        let errors: Vec<&String> = reply
-            .iter()
-            .filter(|l| l.starts_with("info string error"))
-            .collect();
-        assert_eq!(errors.len(), 1, "`{line}` during a search: {reply:?}");
-        assert!(
-            reply.iter().all(|l| !l.starts_with("bestmove")),
-            "{reply:?}"
-        );
+        assert!(reply.is_empty(), "`{line}` while a change waits: {reply:?}");
     }
     engine.send("stop");
     let sent = Instant::now();
@@ -122,9 +114,23 @@ fn go_infinite_answers_isready_refuses_changes_and_stops() {
         took < Duration::from_secs(2),
         "bestmove came {took:?} after stop"
     );
+    // The search played from the position it was given.
     let best = bestmove_of(lines.last().unwrap()).to_string();
-    assert_eq!(engine.fen(), fen, "the position changed during the search");
-    assert!(engine.legal_moves().contains(&best));
+    let mut check = Engine::spawn();
+    check.send(&format!("position fen {fen}"));
+    assert!(check.legal_moves().contains(&best), "{best}");
+    // Then the waiting lines, in order: the board after d7, then the
+    // depth-1 search from it.
+    let lines = engine.read_until(|l| l.starts_with("bestmove"));
+    let fen_line = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("Fen: "))
+        .unwrap_or_else(|| panic!("no board in {lines:?}"));
+    assert_eq!(
+        fen_line,
+        "********/********/O******* b p p 1 8 0 9 0 0 0 0 0 0 0 0 1"
+    );
+    assert_eq!(engine.fen(), fen_line);
     // A second stop does nothing.
     assert!(
         engine

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use crate::common::{self, Engine, START_FEN, assert_line_refused, run_args, run_args_with_stderr};
+use crate::common::{self, Engine, START_FEN, run_args, run_args_with_stderr};
 
 // ---------------------------------------------------------------------
 // Identification, display, moves, perft
@@ -100,7 +100,8 @@ fn uci_options_have_their_types_defaults_and_ranges() {
     assert!(multipv.starts_with("spin "), "{multipv}");
     assert_eq!(field(&multipv, "default"), "1");
 
-    let overhead = option("MoveOverhead");
+    // Stockfish's name; the older `MoveOverhead` is still accepted.
+    let overhead = option("Move Overhead");
     assert!(overhead.starts_with("spin "), "{overhead}");
     assert_eq!(field(&overhead, "default"), "30");
 
@@ -295,11 +296,19 @@ fn help_lists_the_commands() {
         out.contains("stdin"),
         "--help should say a bare mulino reads stdin: {out}"
     );
-    let (status, out, _) = run_args_with_stderr(&["help", "bench"], Duration::from_secs(60));
+    let (status, out, _) = run_args_with_stderr(&["bench", "--help"], Duration::from_secs(60));
     assert!(
         status.success() && out.contains("Usage: mulino bench"),
         "{out}"
     );
+    // `mulino help` is the protocol's help, which points at `--help`.
+    let (status, out, _) = run_args_with_stderr(&["help"], Duration::from_secs(60));
+    assert!(status.success(), "{out}");
+    assert!(
+        out.starts_with("mulino speaks a UCI-style protocol"),
+        "{out}"
+    );
+    assert!(out.contains("`mulino --help` lists the tools"), "{out}");
     // The protocol's own `help`, and no greeting when a program drives it.
     let mut engine = Engine::spawn();
     let lines = engine.ask("help");
@@ -351,9 +360,10 @@ fn perft_runs_in_the_background_and_stops() {
     let mut engine = Engine::spawn();
     // Far too deep to finish during the test.
     engine.send("perft 30");
-    // `isready` is answered while it counts, and nothing else is said.
+    // `isready` is answered while it counts, and nothing else is said; a
+    // change waits for the count.
     assert!(engine.sync().is_empty());
-    assert_line_refused(&mut engine, "position startpos moves d6", START_FEN);
+    assert!(engine.ask("position startpos moves d6").is_empty());
     engine.send("stop");
     let lines = engine.read_until(|l| l.starts_with("info string perft"));
     let last = lines.last().unwrap();
@@ -367,20 +377,32 @@ fn perft_runs_in_the_background_and_stops() {
     for line in &lines[..lines.len() - 1] {
         assert!(line.split_once(": ").is_some(), "{line}");
     }
+    // The position that waited was then set.
+    assert_eq!(
+        engine.fen(),
+        "********/O*******/******** b p p 1 8 0 9 0 0 0 0 0 0 0 0 1"
+    );
     // The engine is free again, and its memo gives exact counts.
+    engine.send("position startpos");
     engine.send("perft 4");
     let lines = engine.read_until(|l| l.starts_with("Time:"));
     assert!(
         lines.contains(&"Nodes searched: 255024".to_string()),
         "{lines:?}"
     );
-    // `quit` ends a perft at once.
+    // `quit` waits for a perft's total, as Stockfish's does; `stop` ends
+    // the count, and then `quit` is taken.
     engine.send("perft 30");
     assert!(engine.sync().is_empty());
     engine.send("quit");
     assert!(
+        engine.wait_exit(Duration::from_millis(500)).is_none(),
+        "quit ended a perft before its total"
+    );
+    engine.send("stop");
+    assert!(
         engine.wait_exit(Duration::from_secs(10)).is_some(),
-        "quit did not end a running perft"
+        "quit was not taken after the perft ended"
     );
 }
 // ---------------------------------------------------------------------

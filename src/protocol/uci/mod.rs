@@ -1,11 +1,17 @@
 //! Our dialect, the UCI-style text protocol: a session that parses lines
-//! into [`Command`]s, drives the [`Engine`] and prints the replies. The
-//! search runs on its own thread, so `isready`, `stop` and `quit` are
-//! answered at once during a search.
+//! into [`Command`]s, drives the [`Engine`] and prints the replies.
+//!
+//! Commands are carried out in the order they came, as Stockfish does: a
+//! search or perft runs on its own thread, and a command that needs the
+//! engine idle (`position`, `go`, `setoption`, ...) waits in a queue until
+//! it has ended, with every line after it. `isready` is answered, and
+//! `stop` and `ponderhit` taken, at once, whatever waits (protocol.md, §1,
+//! has the rules).
 
 pub mod command;
 pub mod output;
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -13,7 +19,7 @@ pub use command::{Command, CommandError, GoParams, StartSpec};
 
 use crate::core::Move;
 use crate::engine::{Engine, EngineError, EngineOption, PerftEnd, SearchEnd};
-use crate::protocol::line::{Dialect, Flow, Out};
+use crate::protocol::line::{Dialect, Event, Flow, Out, Wake};
 use crate::search::{Info, Reporter};
 
 /// Why a line was refused: it changed nothing.
@@ -39,7 +45,8 @@ mulino speaks a UCI-style protocol; protocol.md describes every command.
   d | moves                             show the board, list legal moves
   tbprobe                               database values (TablebasePath)
   perft N | bench [N]                   count the move tree, speed test
-Moves: `d6` places, `d6-d5` moves, `xb4` after either removes (`d6-d5xb4`).";
+Moves: `d6` places, `d6-d5` moves, `xb4` after either removes (`d6-d5xb4`).
+From the shell, `mulino --help` lists the tools: match, tb, gui, pgn, tune.";
 
 struct LineReporter(Out);
 
@@ -54,15 +61,36 @@ impl Reporter for LineReporter {
     }
 }
 
-/// The protocol's state: the engine and where replies go.
+/// A line waiting for its turn: a command, or the error of a line that
+/// did not parse (told in its place among the answers).
+enum Pending {
+    Command(Command),
+    Error(LineError),
+}
+
+/// What runs on the engine's thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Job {
+    Search,
+    Perft,
+}
+
+/// The protocol's state: the engine, where replies go, and the lines
+/// waiting for the engine.
 pub struct Session {
     engine: Engine,
     out: Out,
     go_started: Instant,
+    /// The last job started (it runs while the engine is searching).
+    job: Option<Job>,
     /// Whether the running search waits for `stop` (infinite), or for
     /// `ponderhit`/`stop` (pondering).
     infinite: bool,
     pondering: bool,
+    /// Lines that came while a job ran or other lines waited, in order.
+    pending: VecDeque<Pending>,
+    /// Told when a job ends, so that the lines waiting for it go on.
+    wake: Option<Wake>,
 }
 
 impl Session {
@@ -74,9 +102,18 @@ impl Session {
             engine,
             out,
             go_started: Instant::now(),
+            job: None,
             infinite: false,
             pondering: false,
+            pending: VecDeque::new(),
+            wake: None,
         }
+    }
+
+    /// Where to say that a job ended (the loop that feeds this session):
+    /// without it, a line that must wait for a job waits for it here.
+    pub fn wake_with(&mut self, wake: Wake) {
+        self.wake = Some(wake);
     }
 
     pub fn engine(&self) -> &Engine {
@@ -97,22 +134,96 @@ impl Session {
         }
     }
 
-    /// Handles one line of text; an error becomes one `info string error`.
+    /// Handles one line of text, in its turn: an error becomes one `info
+    /// string error`.
     pub fn handle_line(&mut self, line: &str) -> Flow {
-        self.try_line(line).unwrap_or_else(|e| {
-            self.out.error(&e);
-            Flow::Continue
-        })
+        let item =
+            match parse(line) {
+                Ok(Command::IsReady) => {
+                    self.out.line("readyok");
+                    return Flow::Continue;
+                }
+                // The running job ends now, whatever waits behind it.
+                Ok(Command::Stop) => {
+                    self.engine.stop();
+                    return Flow::Continue;
+                }
+                Ok(Command::PonderHit) => {
+                    self.ponderhit();
+                    return Flow::Continue;
+                }
+                Ok(cmd) => {
+                    if self.open_ended() && needs_idle(&cmd) && self.pending.is_empty() {
+                        self.out.line(&format!(
+                        "info string `{}` waits for the running search, which ends with `stop`{}",
+                        line.split_whitespace().next().unwrap_or_default(),
+                        if self.pondering { " or `ponderhit`" } else { "" }
+                    ));
+                    }
+                    Pending::Command(cmd)
+                }
+                Err(e) => Pending::Error(e),
+            };
+        self.pending.push_back(item);
+        self.run_pending()
     }
 
-    /// Handles one line of text and returns its error, if any, unprinted.
+    /// Handles one line of text at once, whatever runs, and returns its
+    /// error, if any, unprinted (a command given on the command line).
     pub fn try_line(&mut self, line: &str) -> Result<Flow, LineError> {
-        let line = line.trim_end_matches(['\r', '\n']);
-        if line.contains('\0') {
-            return Err(LineError::Nul);
-        }
-        let cmd = line.parse::<Command>()?;
+        let cmd = parse(line)?;
         Ok(self.execute(cmd)?)
+    }
+
+    /// Whether a search runs that ends only with `stop` (or `ponderhit`).
+    fn open_ended(&self) -> bool {
+        self.running() == Some(Job::Search) && (self.infinite || self.pondering)
+    }
+
+    /// The job running on the engine's thread, if any.
+    fn running(&self) -> Option<Job> {
+        self.job.filter(|_| self.engine.is_searching())
+    }
+
+    /// Carries out the waiting lines in order, up to the first that must
+    /// wait for the running job.
+    fn run_pending(&mut self) -> Flow {
+        loop {
+            let must_wait = match self.pending.front() {
+                None => return Flow::Continue,
+                Some(Pending::Error(_)) => false,
+                Some(Pending::Command(cmd)) => match self.running() {
+                    None => false,
+                    // A perft gives its total before `quit` is taken.
+                    Some(Job::Perft) => needs_idle(cmd) || *cmd == Command::Quit,
+                    Some(Job::Search) => needs_idle(cmd),
+                },
+            };
+            if must_wait {
+                if self.wake.is_none() {
+                    // Nobody will say when the job ends: wait for it here.
+                    self.engine.wait();
+                    continue;
+                }
+                return Flow::Continue;
+            }
+            let Some(item) = self.pending.pop_front() else {
+                return Flow::Continue;
+            };
+            let result = match item {
+                Pending::Error(e) => Err(e),
+                Pending::Command(Command::Quit) => {
+                    // A search answers first, as Stockfish's does.
+                    self.engine.stop();
+                    self.engine.wait();
+                    return Flow::Quit;
+                }
+                Pending::Command(cmd) => self.execute(cmd).map_err(LineError::from),
+            };
+            if let Err(e) = result {
+                self.out.error(&e);
+            }
+        }
     }
 
     fn execute(&mut self, cmd: Command) -> Result<Flow, EngineError> {
@@ -147,10 +258,7 @@ impl Session {
                 Ok(())
             }
             Command::PonderHit => {
-                if self.pondering {
-                    self.engine.ponderhit(self.go_started);
-                    self.pondering = false;
-                }
+                self.ponderhit();
                 Ok(())
             }
             Command::Quit => return Ok(Flow::Quit),
@@ -197,8 +305,28 @@ impl Session {
         Ok(Flow::Continue)
     }
 
+    /// The opponent played the move pondered on: the search goes on as a
+    /// normal one.
+    fn ponderhit(&mut self) {
+        if self.pondering {
+            self.engine.ponderhit(self.go_started);
+            self.pondering = false;
+        }
+    }
+
+    /// Says that a job ended (once it has answered).
+    fn waker(&self) -> impl Fn() + Send + 'static {
+        let wake = self.wake.clone();
+        move || {
+            if let Some(w) = &wake {
+                let _ = w.send(Event::Idle);
+            }
+        }
+    }
+
     fn go(&mut self, params: &GoParams) -> Result<(), EngineError> {
         let out = self.out.clone();
+        let wake = self.waker();
         let reporter = Arc::new(LineReporter(out.clone()));
         let done = Box::new(move |end: SearchEnd| match end {
             SearchEnd::GameOver(outcome) => {
@@ -218,8 +346,13 @@ impl Session {
                 (None, _) => out.line("bestmove (none)"),
             },
         });
+        let done = Box::new(move |end: SearchEnd| {
+            done(end);
+            wake();
+        });
         let started = Instant::now();
         let infinite = self.engine.go(params, reporter, done)?;
+        self.job = Some(Job::Search);
         self.go_started = started;
         self.infinite = infinite;
         self.pondering = params.ponder;
@@ -228,15 +361,48 @@ impl Session {
 
     fn perft(&mut self, depth: u32) -> Result<(), EngineError> {
         let out = self.out.clone();
-        let done = Box::new(move |end: PerftEnd| match end {
-            PerftEnd::Done(report) => out.line(&output::perft_report(&report)),
-            PerftEnd::Failed => out.error(&"perft failed (a bug: please report it)"),
+        let wake = self.waker();
+        let done = Box::new(move |end: PerftEnd| {
+            match end {
+                PerftEnd::Done(report) => out.line(&output::perft_report(&report)),
+                PerftEnd::Failed => out.error(&"perft failed (a bug: please report it)"),
+            }
+            wake();
         });
         self.engine.perft(depth, done)?;
+        self.job = Some(Job::Perft);
         self.infinite = false;
         self.pondering = false;
         Ok(())
     }
+}
+
+/// A line as a command (the NUL byte refused first).
+fn parse(line: &str) -> Result<Command, LineError> {
+    let line = line.trim_end_matches(['\r', '\n']);
+    if line.contains('\0') {
+        return Err(LineError::Nul);
+    }
+    Ok(line.parse::<Command>()?)
+}
+
+/// Whether a command needs the engine idle: it changes or reads the game,
+/// or runs a job of its own. The others (`stop`, `ponderhit`, `quit`,
+/// `uci`, `help`, `d`, `moves`) are carried out while a search runs, in
+/// their turn.
+fn needs_idle(cmd: &Command) -> bool {
+    !matches!(
+        cmd,
+        Command::Stop
+            | Command::PonderHit
+            | Command::Quit
+            | Command::Uci
+            | Command::Help
+            | Command::Display
+            | Command::Moves
+            | Command::IsReady
+            | Command::Nothing
+    )
 }
 
 impl Dialect for Session {
@@ -244,11 +410,26 @@ impl Dialect for Session {
         Session::handle_bytes(self, raw)
     }
 
+    fn resume(&mut self) -> Flow {
+        self.run_pending()
+    }
+
+    /// End of input: every finite job finishes and every waiting line is
+    /// carried out in turn; a search that could only end with `stop` is
+    /// stopped, as nothing can send it any more.
     fn finish(&mut self) {
-        if self.infinite || self.pondering {
-            self.engine.stop();
+        loop {
+            if self.open_ended() {
+                self.engine.stop();
+            }
+            self.engine.wait();
+            if self.pending.is_empty() {
+                return;
+            }
+            if self.run_pending() == Flow::Quit {
+                return;
+            }
         }
-        self.engine.wait();
     }
 
     fn quit(&mut self) {

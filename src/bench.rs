@@ -119,8 +119,10 @@ pub struct BenchReport {
 }
 
 impl BenchReport {
+    /// Nodes per second, from the time in microseconds (0 when no time
+    /// could be measured).
     pub fn nps(&self) -> u64 {
-        (self.nodes as u128 * 1000 / self.elapsed.as_millis().max(1)) as u64
+        crate::search::nodes_per_second(self.nodes, self.elapsed)
     }
 }
 

@@ -43,7 +43,11 @@ pub struct Setup {
 /// Everything that can be wrong with a FEN, one variant per way.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
-    #[error("FEN has {0} fields, expected 17 (then optionally `ids:nodes`, `s:1`)")]
+    #[error(
+        "FEN has {} {}, expected 17 (then optionally `ids:nodes`, `s:1`)",
+        .0,
+        if *.0 == 1 { "field" } else { "fields" }
+    )]
     FieldCount(usize),
     #[error("unknown FEN token `{0}` after field 17 (only `ids:nodes` and `s:1` are understood)")]
     UnknownToken(String),
@@ -487,6 +491,16 @@ mod tests {
     fn field_count_and_trailing_token_errors_are_reported() {
         assert_eq!(err(""), FenError::FieldCount(0));
         assert_eq!(err("a b c"), FenError::FieldCount(3));
+        assert!(
+            err("x")
+                .to_string()
+                .starts_with("FEN has 1 field, expected 17")
+        );
+        assert!(
+            err("a b")
+                .to_string()
+                .starts_with("FEN has 2 fields, expected 17")
+        );
         assert_eq!(
             err(&format!("{START} extra")),
             FenError::UnknownToken("extra".into())

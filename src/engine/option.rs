@@ -44,9 +44,14 @@ impl EngineOption {
             .chain(RuleOption::ALL.into_iter().map(EngineOption::Rule))
     }
 
-    /// The option named `name` (case-insensitive, surrounding blanks ignored).
+    /// The option named `name` (case-insensitive, surrounding blanks
+    /// ignored), or by an older name of it (`MoveOverhead`, before it took
+    /// Stockfish's `Move Overhead`).
     pub fn from_name(name: &str) -> Option<EngineOption> {
         let name = name.trim();
+        if name.eq_ignore_ascii_case("MoveOverhead") {
+            return Some(EngineOption::MoveOverhead);
+        }
         Self::all().find(|o| o.name().eq_ignore_ascii_case(name))
     }
 
@@ -56,7 +61,7 @@ impl EngineOption {
             EngineOption::ClearHash => "Clear Hash",
             EngineOption::Threads => "Threads",
             EngineOption::MultiPv => "MultiPV",
-            EngineOption::MoveOverhead => "MoveOverhead",
+            EngineOption::MoveOverhead => "Move Overhead",
             EngineOption::Ponder => "Ponder",
             EngineOption::SkillLevel => "Skill Level",
             EngineOption::ShowCurrMove => "ShowCurrMove",

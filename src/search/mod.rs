@@ -40,6 +40,16 @@ pub const INFINITY: i32 = 31_000;
 /// The deepest ply the search reaches.
 pub const MAX_PLY: usize = 128;
 
+/// `nodes` over `elapsed`, in nodes per second, from the time in
+/// microseconds: 0 when not even a microsecond passed, never a figure for
+/// a time that did not pass.
+pub fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
+    match elapsed.as_micros() {
+        0 => 0,
+        us => u64::try_from(nodes as u128 * 1_000_000 / us).unwrap_or(u64::MAX),
+    }
+}
+
 /// A score as the protocol reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
@@ -330,4 +340,20 @@ fn pick_weaker(result: &SearchResult, limits: &Limits) -> Option<Move> {
         .get(rng.gen_range(0..candidates.len().max(1)))
         .copied()
         .or(result.best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nodes_per_second_counts_only_the_time_that_passed() {
+        assert_eq!(nodes_per_second(22, Duration::ZERO), 0);
+        assert_eq!(nodes_per_second(22, Duration::from_micros(40)), 550_000);
+        assert_eq!(nodes_per_second(1000, Duration::from_secs(1)), 1000);
+        assert_eq!(
+            nodes_per_second(u64::MAX, Duration::from_nanos(1500)),
+            u64::MAX
+        );
+    }
 }

@@ -105,6 +105,9 @@ pub struct BuildArgs {
     /// (`mulino-W-B-n100-100.dtz`).
     #[arg(long, default_value_t = 100)]
     pub n_move: u16,
+    /// The `EndgameNMoveRule` (the limit while a side has three pieces)
+    /// the files are exact for, where it differs from `--n-move`; default:
+    /// the same as `--n-move`.
     #[arg(long)]
     pub endgame_n_move: Option<u16>,
     /// Build the placing phase too (layers 17 down to 0, after the moving
@@ -184,6 +187,11 @@ fn existing(dir: &Path) -> Vec<(u8, u8)> {
 }
 
 fn selected(common: &CommonArgs) -> Result<Vec<(u8, u8)>> {
+    // A folder that is not there holds nothing to check or count: say so,
+    // as a failure, rather than report on nothing.
+    if !common.dir.is_dir() {
+        bail!("{}: no such directory", common.dir.display());
+    }
     if common.subspaces.is_empty() {
         return Ok(existing(&common.dir));
     }
@@ -299,7 +307,13 @@ fn run_build(a: BuildArgs) -> Result<()> {
         None if a.common.subspaces.is_empty() => {
             bail!("say --pieces N, --subspaces W-B,... or --placing")
         }
-        None => selected(&a.common)?,
+        // The folder a build makes: the subspaces asked for, as named.
+        None => a
+            .common
+            .subspaces
+            .iter()
+            .map(|s| parse_subspace(s))
+            .collect::<Result<_>>()?,
     };
     let opts = Options {
         dir: a.common.dir.clone(),

@@ -342,3 +342,28 @@ fn verification_names_a_wrong_value() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A folder that is not there is a failure for every command that reads
+/// one, with its name in the message: never a report on nothing.
+#[test]
+fn the_commands_fail_on_a_folder_that_is_not_there() {
+    let missing = std::env::temp_dir().join(format!("mulino-no-such-{}", std::process::id()));
+    for command in [
+        vec!["tb", "stats"],
+        vec!["tb", "verify"],
+        vec!["tb", "nmove", "--subspaces", "3-3"],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mulino"))
+            .args(&command)
+            .arg("--dir")
+            .arg(&missing)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{command:?}: {out:?}");
+        assert!(
+            err.contains("no such directory") && out.stdout.is_empty(),
+            "{command:?}: {out:?}"
+        );
+    }
+}

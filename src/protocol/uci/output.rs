@@ -60,34 +60,55 @@ pub fn info_line(info: &Info) -> String {
     s
 }
 
-/// The board as ASCII art, file letters below, rank numbers left.
+/// The board as ASCII art, file letters below, rank numbers left: every
+/// point as the FEN writes it (`O` White, `@` Black, `X` a point a mill
+/// marked, `*` empty), and the diagonal lines where the rules have them.
 pub fn board_drawing(game: &Game) -> String {
     const ART: [&str; 13] = [
-        "7 X-----------X-----------X",
+        "7 #-----------#-----------#",
         "  |           |           |",
-        "6 |   X-------X-------X   |",
+        "6 |   #-------#-------#   |",
         "  |   |       |       |   |",
-        "5 |   |   X---X---X   |   |",
+        "5 |   |   #---#---#   |   |",
         "  |   |   |       |   |   |",
-        "4 X---X---X       X---X---X",
+        "4 #---#---#       #---#---#",
         "  |   |   |       |   |   |",
-        "3 |   |   X---X---X   |   |",
+        "3 |   |   #---#---#   |   |",
         "  |   |       |       |   |",
-        "2 |   X-------X-------X   |",
+        "2 |   #-------#-------#   |",
         "  |           |           |",
-        "1 X-----------X-----------X",
+        "1 #-----------#-----------#",
+    ];
+    /// Where the four diagonals cross the rows between their points:
+    /// (row, column, stroke).
+    const DIAGONALS: [(usize, usize, char); 8] = [
+        (1, 4, '\\'),
+        (3, 8, '\\'),
+        (1, 24, '/'),
+        (3, 20, '/'),
+        (9, 8, '/'),
+        (11, 4, '/'),
+        (9, 20, '\\'),
+        (11, 24, '\\'),
     ];
     let pos = game.position();
+    let diagonals = game.rules().diagonals;
     let mut out = String::new();
     for (row, line) in ART.iter().enumerate() {
         let rank = 6 - row / 2;
         for (col, ch) in line.chars().enumerate() {
-            if ch == 'X' {
+            let stroke = DIAGONALS
+                .iter()
+                .find(|&&(r, c, _)| diagonals && (r, c) == (row, col))
+                .map(|&(_, _, stroke)| stroke);
+            if let Some(stroke) = stroke {
+                out.push(stroke);
+            } else if ch == '#' {
                 let file = ((col - 2) / 4) as u8;
-                let p = Point::from_coords(file, rank as u8);
-                out.push(match p {
+                out.push(match Point::from_coords(file, rank as u8) {
                     Some(p) if pos.pieces(Color::White).contains(p) => 'O',
                     Some(p) if pos.pieces(Color::Black).contains(p) => '@',
+                    Some(p) if pos.marked().contains(p) => 'X',
                     _ => '*',
                 });
             } else {
@@ -223,5 +244,58 @@ pub fn notice_line(n: &Notice) -> String {
         Notice::TablebasesChecked { usable, refused } => format!(
             "info string TablebasePath: {usable} files checked and in use, {refused} not used"
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Move, Variant};
+
+    fn game_after(variant: Variant, moves: &[&str]) -> Game {
+        let mut game = Game::new(variant.rules());
+        for m in moves {
+            let m: Move = m.parse().expect("a move");
+            game.play(m).expect("legal");
+        }
+        game
+    }
+
+    #[test]
+    fn the_drawing_shows_the_lines_of_the_board_in_use() {
+        let nine = board_drawing(&game_after(Variant::Nine, &[]));
+        assert!(!nine.contains('\\') && !nine.contains('/'), "{nine}");
+        let twelve = board_drawing(&game_after(Variant::Twelve, &[]));
+        let lines: Vec<&str> = twelve.lines().collect();
+        // a7-b6-c5 and g7-f6-e5 above, c3-b2-a1 and e3-f2-g1 below.
+        assert_eq!(lines[1], "  | \\         |         / |");
+        assert_eq!(lines[3], "  |   | \\     |     / |   |");
+        assert_eq!(lines[9], "  |   | /     |     \\ |   |");
+        assert_eq!(lines[11], "  | /         |         \\ |");
+        assert_eq!(
+            twelve.matches('\\').count() + twelve.matches('/').count(),
+            8
+        );
+    }
+
+    #[test]
+    fn every_point_is_drawn_as_the_fen_writes_it() {
+        // Da San Qi: a placing mill marks the removed piece's point.
+        let game = game_after(Variant::DaSanQi, &["a7", "b6", "d7", "b4", "g7xb6"]);
+        let drawing = board_drawing(&game);
+        let fen = game.position().fen(game.rules());
+        assert!(fen.contains('X'), "{fen}");
+        let row6 = drawing.lines().nth(2).expect("the row of b6");
+        assert_eq!(row6, "6 |   X-------*-------*   |");
+        // Each point's letter, read off the drawing, is the FEN's.
+        let count = |c: char| drawing.chars().filter(|&x| x == c).count();
+        let fen_board = fen.split(' ').next().expect("a board field");
+        for c in ['O', '@', 'X', '*'] {
+            assert_eq!(
+                count(c),
+                fen_board.matches(c).count(),
+                "{c}: {drawing}\n{fen}"
+            );
+        }
     }
 }

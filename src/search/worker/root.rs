@@ -8,7 +8,9 @@ use super::Worker;
 use crate::core::{Move, Position};
 use crate::search::params::{ASPIRATION_MIN_DEPTH, ASPIRATION_WINDOW};
 use crate::search::tt::Bound;
-use crate::search::{INFINITY, Info, MATE, MATE_BOUND, MAX_PLY, Reporter, Score, SearchResult};
+use crate::search::{
+    INFINITY, Info, MATE, MATE_BOUND, MAX_PLY, Reporter, Score, SearchResult, nodes_per_second,
+};
 
 impl Worker<'_> {
     /// Iterative deepening. Only the main worker (with a reporter) reports.
@@ -188,7 +190,7 @@ impl Worker<'_> {
             score: Score::from_internal(score),
             bound,
             nodes,
-            nps: nodes * 1000 / ms.max(1),
+            nps: nodes_per_second(nodes, self.started.elapsed()),
             hashfull: self.shared.tt.hashfull(),
             tbhits: self
                 .limits

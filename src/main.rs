@@ -43,6 +43,24 @@ enum Sub {
         /// Depth, 1 to 32 (default 9).
         depth: Option<String>,
     },
+    /// Search each position of the endgame benchmark (won and drawn
+    /// endgames sampled from the databases) for one move at a fixed node
+    /// count, without databases, and count the moves that keep the value.
+    Endgames {
+        /// Nodes searched for each position.
+        #[arg(long, default_value_t = mulino::bench::endgames::DEFAULT_NODES)]
+        nodes: u64,
+        /// A set of positions (`mulino tb endgames` writes one); default:
+        /// Nine Men's Morris's, built in.
+        #[arg(long)]
+        file: Option<std::path::PathBuf>,
+        /// The rules the set's positions are played under.
+        #[arg(long, default_value = "nine")]
+        variant: String,
+        /// Also list the positions whose value was thrown away.
+        #[arg(long)]
+        verbose: bool,
+    },
     /// Play a match between engines (see docs/matches.md).
     Match(mulino::matches::MatchArgs),
     /// Build, verify and count the databases of perfect play: the moving
@@ -105,6 +123,35 @@ fn pgn_as_json(files: &[std::path::PathBuf]) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `mulino endgames`: the endgame benchmark's count.
+fn endgames(
+    nodes: u64,
+    file: Option<std::path::PathBuf>,
+    variant: &str,
+    verbose: bool,
+) -> anyhow::Result<()> {
+    use anyhow::Context;
+    use mulino::bench::endgames;
+    let variant: mulino::core::Variant = variant
+        .parse()
+        .map_err(|()| anyhow::anyhow!("unknown variant `{variant}`"))?;
+    let text = match &file {
+        Some(path) => std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?,
+        None => endgames::NINE.to_string(),
+    };
+    let set = endgames::parse(&text)?;
+    let report = endgames::run(&set, variant, nodes.max(1))?;
+    if verbose {
+        for (fen, best) in &report.lost {
+            let best = best.map_or("(none)".to_string(), |m| m.to_string());
+            println!("lost: {fen} played {best}");
+        }
+    }
+    println!("{report}");
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -133,6 +180,12 @@ fn main() -> ExitCode {
         Some(Sub::Match(args)) => tool("match", mulino::matches::run(args)),
         Some(Sub::Tune(args)) => tool("tune", mulino::tune::run(args)),
         Some(Sub::Pgn { files }) => tool("pgn", pgn_as_json(&files)),
+        Some(Sub::Endgames {
+            nodes,
+            file,
+            variant,
+            verbose,
+        }) => tool("endgames", endgames(nodes, file, &variant, verbose)),
         Some(Sub::Gui(args)) => match mulino::web::run(args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

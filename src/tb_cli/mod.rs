@@ -10,6 +10,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
+mod endgames;
 mod placing;
 
 use crate::core::Variant;
@@ -40,6 +41,9 @@ pub enum TbCommand {
     /// Check the values under N-move rules against a rule-aware minimax
     /// of its own, for every position and counter.
     Nmove(NmoveArgs),
+    /// Sample the endgame benchmark's positions (`mulino endgames`) from
+    /// the files: won and drawn, each with a move that throws it away.
+    Endgames(endgames::EndgamesArgs),
 }
 
 #[derive(Args, Debug)]
@@ -141,6 +145,7 @@ pub fn run(args: TbArgs) -> Result<()> {
         TbCommand::Build(a) => run_build(a),
         TbCommand::Verify(a) => run_verify(a),
         TbCommand::Stats(a) => run_stats(a),
+        TbCommand::Endgames(a) => endgames::run(&a),
         TbCommand::Nmove(a) => run_nmove(a),
     }
 }

@@ -352,6 +352,7 @@ fn the_commands_fail_on_a_folder_that_is_not_there() {
         vec!["tb", "stats"],
         vec!["tb", "verify"],
         vec!["tb", "nmove", "--subspaces", "3-3"],
+        vec!["tb", "endgames"],
     ] {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_mulino"))
             .args(&command)

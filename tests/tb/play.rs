@@ -8,12 +8,12 @@ use std::path::{Path, PathBuf};
 
 use crate::common::{Engine, bestmove_of, last_score};
 use crate::fixture;
-use mulino::core::{Game, Move, MoveList, Outcome, Position, Rules};
+use mulino::core::{Color, Game, Move, MoveList, Outcome, Position, Rules};
 use mulino::search::{MATE, MATE_BOUND, TB_DRAW_BAND, TB_WIN, tb_score, value_keeping_moves};
 use mulino::tb::format::{self, Kind};
 use mulino::tb::probe::Tablebases;
 use mulino::tb::root::probe_root;
-use mulino::tb::{TbRules, Value, Wdl};
+use mulino::tb::{NMoveLimits, TbRules, Value, Wdl};
 
 /// Both kinds of file of every subspace up to 5-5, built once for this
 /// test binary (the tests that damage files work on copies).
@@ -716,4 +716,60 @@ fn sampled_rule_wins_are_won_and_rule_draws_held() {
         "rule wins won: {}; rule draws held: {} ended by a rule, {} at the ply cap; {} plies in all",
         tally[0], tally[1], tally[2], tally[3]
     );
+}
+
+/// `tb endgames` samples the endgame benchmark's positions from the files:
+/// the set reads back, holds as many won and drawn positions as asked, each
+/// a moving-phase position of the range asked for, whose listed moves keep
+/// its value by the databases while some other move does not; the same seed
+/// makes the same set.
+#[test]
+fn tb_endgames_samples_the_benchmark_from_the_files() {
+    use mulino::bench::endgames;
+    let dir = crate::fixture::up_to_five();
+    let sample = |seed: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mulino"))
+            .args([
+                "tb", "endgames", "--pieces", "3-4", "--count", "10", "--seed", seed,
+            ])
+            .arg("--dir")
+            .arg(dir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = sample("7");
+    assert_eq!(text, sample("7"), "the same seed gives the same set");
+    assert_ne!(text, sample("8"));
+    let set = endgames::parse(&text).expect("the set reads");
+    let wins = set.iter().filter(|e| e.value == Wdl::Win).count();
+    assert_eq!((wins, set.len()), (10, 20));
+    let rules = Rules::default();
+    let tables = Tablebases::under(
+        dir,
+        TbRules::from_rules(&rules).unwrap(),
+        NMoveLimits::of(&rules),
+    );
+    for e in &set {
+        let pos = Position::from_fen(&e.fen, &rules).unwrap();
+        let sides = [Color::White, Color::Black].map(|c| pos.pieces(c).count());
+        assert!(sides.iter().all(|n| (3..=4).contains(n)), "{}", e.fen);
+        assert_eq!(
+            tables.value(&pos).and_then(|v| v.rule),
+            Some(e.value),
+            "{}",
+            e.fen
+        );
+        let mut list = MoveList::new();
+        pos.legal_moves(&rules, &mut list);
+        let mut throws_away = 0;
+        for &m in list.iter() {
+            let keeps = mulino::tb::root::move_value(&tables, &rules, &pos, m).and_then(|v| v.rule)
+                == Some(e.value);
+            assert_eq!(keeps, e.keeping.contains(&m), "{} {m}", e.fen);
+            throws_away += !keeps as usize;
+        }
+        assert!(throws_away > 0, "{}", e.fen);
+    }
 }

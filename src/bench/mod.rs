@@ -2,6 +2,8 @@
 //! thread with a fixed table size. The total node count is the search's
 //! signature (commits that change search behaviour quote it as `Bench: N`).
 
+pub mod endgames;
+
 use std::time::{Duration, Instant};
 
 use crate::core::{Game, Position, Variant};

@@ -308,8 +308,7 @@ impl Hosts {
 }
 
 fn error_json(status: u16, message: &str) -> Answer {
-    let body = serde_json::json!({ "error": message, "code": "bad_request" });
-    answer(status, JSON, body.to_string())
+    answer(status, JSON, api::error_body(message, "bad_request"))
 }
 
 /// A request's header as text, if it is there once and is text.

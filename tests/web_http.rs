@@ -1,8 +1,10 @@
 //! `mulino gui`'s HTTP layer against clients that misbehave, over raw
 //! sockets: connections that announce a body and never send it, a body
 //! announced over the limit, a body sent slowly, `Expect: 100-continue`,
-//! and requests for a `Host` other than this server (DNS rebinding) or
-//! from another site's page (`Origin`).
+//! requests for a `Host` other than this server (DNS rebinding) or from
+//! another site's page (`Origin`), heads too large (431) or malformed
+//! (400), chunked bodies, and requests that stall until their 15 s are
+//! up (408; these tests take that long).
 //!
 //! Waits are generous (a debug build on a busy 2-core machine): a request
 //! that gets no answer within [`ANSWER`] counts as stalled.
@@ -232,4 +234,149 @@ fn on_every_address_any_ip_is_a_host_but_no_other_name() {
     }
     let page = get_page(addr, &format!("evil.example:{port}")).expect("an answer");
     assert_eq!(status(&page), 403, "{page}");
+}
+
+#[test]
+fn a_head_over_the_limit_gets_431() {
+    let gui = Gui::start("127.0.0.1", 0).expect("the server starts");
+    let addr = gui.addr();
+    // One header line larger than the most a head may hold (16 kB).
+    let long = format!(
+        "GET / HTTP/1.1\r\nHost: {addr}\r\nX-Long: {}\r\n\r\n",
+        "a".repeat(20_000)
+    );
+    let answer = raw(addr, &long).expect("an answer to an oversized head");
+    assert_eq!(status(&answer), 431, "{answer}");
+    // A head sent without end: refused once it passes the limit.
+    let mut endless = TcpStream::connect(addr).expect("connect");
+    endless.set_read_timeout(Some(ANSWER)).expect("timeout");
+    endless
+        .write_all(format!("GET / HTTP/1.1\r\nHost: {addr}\r\nX-Long: ").as_bytes())
+        .expect("send");
+    let chunk = [b'a'; 4096];
+    for _ in 0..8 {
+        // The server may close while this is still sending.
+        if endless.write_all(&chunk).is_err() {
+            break;
+        }
+    }
+    let answer = read_answer(&mut endless).expect("an answer to a head without end");
+    assert_eq!(status(&answer), 431, "{answer}");
+    assert_eq!(
+        status(&get_page(addr, &addr.to_string()).expect("page")),
+        200
+    );
+}
+
+#[test]
+fn a_malformed_head_gets_400() {
+    let gui = Gui::start("127.0.0.1", 0).expect("the server starts");
+    let addr = gui.addr();
+    for bad in [
+        format!("GET / HTTP/1.1\r\nHost: {addr}\r\nno colon\r\n\r\n"),
+        format!("GET /\r\nHost: {addr}\r\n\r\n"),
+        format!(
+            "POST /api/session HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+             Content-Length: 2\r\nContent-Length: 3\r\n\r\n{{}}"
+        ),
+        format!(
+            "POST /api/session HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+             Content-Length: two\r\n\r\n{{}}"
+        ),
+    ] {
+        let answer = raw(addr, &bad).expect("an answer to a malformed head");
+        assert_eq!(status(&answer), 400, "{bad:?}: {answer}");
+    }
+}
+
+/// The patience the server gives a request (`PATIENCE` in server.rs).
+const PATIENCE: Duration = Duration::from_secs(15);
+
+/// Sends `request` and waits for the answer, which should come no sooner
+/// than [`PATIENCE`]: the answer and how long it took.
+fn stall(addr: SocketAddr, request: &str) -> (Option<String>, Duration) {
+    let started = std::time::Instant::now();
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(PATIENCE + ANSWER))
+        .expect("timeout");
+    s.write_all(request.as_bytes()).expect("send");
+    (read_answer(&mut s), started.elapsed())
+}
+
+/// A stalled request's answer: 408, not before its time.
+fn assert_408(request: &str, (answer, after): (Option<String>, Duration)) {
+    let answer = answer.unwrap_or_else(|| panic!("{request:?}: no answer"));
+    assert_eq!(status(&answer), 408, "{request:?}: {answer}");
+    assert!(body(&answer).contains("in time"), "{request:?}: {answer}");
+    assert!(
+        after >= PATIENCE - Duration::from_secs(1),
+        "{request:?}: refused after only {after:?}"
+    );
+}
+
+#[test]
+fn a_chunked_body_is_read_within_the_limit_and_in_time() {
+    let gui = Gui::start("127.0.0.1", 0).expect("the server starts");
+    let addr = gui.addr();
+    let head = format!(
+        "POST /api/session HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    );
+    let chunks = |chunks: &[&str]| {
+        let mut text = String::new();
+        for chunk in chunks {
+            text.push_str(&format!("{:x}\r\n{chunk}\r\n", chunk.len()));
+        }
+        text
+    };
+    // A body that stops before its last chunk, waited for on its own.
+    let stalled = format!("{head}{}", chunks(&["{}"]));
+    let waiting = std::thread::spawn({
+        let stalled = stalled.clone();
+        move || stall(addr, &stalled)
+    });
+    let whole = format!(
+        "{head}{}0\r\n\r\n",
+        chunks(&[r#"{"variant""#, r#": "lasker"}"#])
+    );
+    let answer = raw(addr, &whole).expect("an answer to a chunked body");
+    assert_eq!(status(&answer), 200, "{answer}");
+    let st: Value = serde_json::from_str(body(&answer)).expect("JSON");
+    assert_eq!(st["variant"], "lasker");
+    // No length is announced: the body is refused once it passes the limit.
+    let padding = " ".repeat(64 * 1024);
+    let long = chunks(&["{}", &padding, &padding, &padding, &padding, &padding]);
+    let answer = raw(addr, &format!("{head}{long}0\r\n\r\n")).expect("an answer");
+    assert_eq!(status(&answer), 413, "{answer}");
+    assert!(body(&answer).contains("too large"), "{answer}");
+    assert_408(&stalled, waiting.join().expect("the waiting thread"));
+}
+
+#[test]
+fn a_request_that_stalls_gets_408_once_its_time_is_up() {
+    let gui = Gui::start("127.0.0.1", 0).expect("the server starts");
+    let addr = gui.addr();
+    // Nothing sent, half a head, and a head whose body never comes: each
+    // waits on its own thread.
+    let stalls = [
+        String::new(),
+        format!("GET / HTTP/1.1\r\nHost: {addr}\r\nX-Half"),
+        format!(
+            "POST /api/session HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+             Content-Length: 10\r\n\r\n{{}}"
+        ),
+    ];
+    std::thread::scope(|scope| {
+        let waits: Vec<_> = stalls
+            .iter()
+            .map(|request| scope.spawn(move || stall(addr, request)))
+            .collect();
+        // Meanwhile the page is served.
+        std::thread::sleep(Duration::from_millis(300));
+        let page = get_page(addr, &addr.to_string()).expect("the page, while others stall");
+        assert_eq!(status(&page), 200, "{page}");
+        for (request, wait) in stalls.iter().zip(waits) {
+            assert_408(request, wait.join().expect("a waiting thread"));
+        }
+    });
 }

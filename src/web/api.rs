@@ -14,6 +14,11 @@
 //! | `go` | `purpose` (`play`, `hint`, `analyse`), `level` (0-20), `movetime` (ms; none: until `stop`), `multipv` | starts a search |
 //! | `stop` | | ends the search; a playing engine plays its best move so far |
 //!
+//! Each call's fields are read into a struct of its own, and the answers
+//! are written from structs (serde): a field the call does not read is
+//! ignored, a missing one or one of the wrong type is refused (400) with
+//! serde's account of it, and a number out of range is named.
+//!
 //! The state ([`state`]) holds everything the page draws, so that the
 //! page keeps no rules of its own. Among its fields:
 //!
@@ -27,13 +32,13 @@
 //! | `outcome` | `null`, or the `result` (`1-0`, `0-1`, `1/2-1/2`) and its `reason` |
 //! | `evals`, `search`, `finished` | the evaluation after each number of moves, the search in progress, the last hint or analysis |
 
-use serde_json::{Map, Value, json};
+use serde::{Deserialize, Serialize};
 
 use super::sessions::{
     Eval, Line, MAX_MOVETIME_MS, Purpose, SearchRequest, Session, SessionError, Sessions,
     lock_session,
 };
-use super::tablebase;
+use super::tablebase::{self, TbAnswer};
 use crate::core::{Color, Move, Point, Variant};
 
 /// Everything a request can get wrong.
@@ -43,8 +48,8 @@ pub enum ApiError {
     UnknownCall(String),
     #[error("the request body is not a JSON object: {0}")]
     BadJson(String),
-    #[error("`{0}` is missing")]
-    Missing(&'static str),
+    #[error("the request's fields do not fit `{call}`: {reason}")]
+    BadFields { call: String, reason: String },
     #[error("`{field}` must be {expected}")]
     BadField {
         field: &'static str,
@@ -62,7 +67,7 @@ impl ApiError {
         match self {
             ApiError::UnknownCall(_) => (404, "unknown_call"),
             ApiError::UnknownSession => (404, "unknown_session"),
-            ApiError::BadJson(_) | ApiError::Missing(_) | ApiError::BadField { .. } => {
+            ApiError::BadJson(_) | ApiError::BadFields { .. } | ApiError::BadField { .. } => {
                 (400, "bad_request")
             }
             ApiError::Session(SessionError::Engine(_)) => (409, "engine"),
@@ -70,10 +75,28 @@ impl ApiError {
         }
     }
 
-    pub fn to_json(&self) -> Value {
-        let (_, code) = self.status_and_code();
-        json!({ "error": self.to_string(), "code": code })
+    /// The answer's body.
+    pub fn to_json(&self) -> String {
+        error_body(&self.to_string(), self.status_and_code().1)
     }
+}
+
+/// A refusal as the page gets it: `{"error": ..., "code": ...}`.
+pub fn error_body(error: &str, code: &str) -> String {
+    #[derive(Serialize)]
+    struct Refusal<'a> {
+        error: &'a str,
+        code: &'a str,
+    }
+    to_json(&Refusal { error, code })
+}
+
+/// An answer's JSON text. Plain structs always serialize; should one not,
+/// the page still gets JSON that says so.
+fn to_json(value: &impl Serialize) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| {
+        r#"{"error":"the answer could not be written","code":"internal"}"#.to_string()
+    })
 }
 
 /// The English names of the presets, in the order of [`Variant::ALL`].
@@ -93,142 +116,305 @@ pub fn variant_label(v: Variant) -> &'static str {
     }
 }
 
-/// The request's fields.
-struct Fields(Map<String, Value>);
+// The calls' requests. A field that may be left out is an `Option`
+// (`null` counts as left out); fields the call does not read are
+// ignored, as the page sends `session` with every call.
 
-impl Fields {
-    fn parse(body: &str) -> Result<Fields, ApiError> {
-        if body.trim().is_empty() {
-            return Ok(Fields(Map::new()));
-        }
-        match serde_json::from_str::<Value>(body) {
-            Ok(Value::Object(map)) => Ok(Fields(map)),
-            Ok(_) => Err(ApiError::BadJson("not an object".into())),
-            Err(e) => Err(ApiError::BadJson(e.to_string())),
-        }
+/// `session`: a new session, restoring a saved game.
+#[derive(Deserialize)]
+struct Restore {
+    variant: Option<String>,
+    fen: Option<String>,
+    moves: Option<Vec<String>>,
+    redo: Option<Vec<String>>,
+}
+
+/// `state` and `stop`.
+#[derive(Deserialize)]
+struct OnSession {
+    session: String,
+}
+
+/// `new`.
+#[derive(Deserialize)]
+struct NewGame {
+    session: String,
+    variant: Option<String>,
+}
+
+/// `move`.
+#[derive(Deserialize)]
+struct Play {
+    session: String,
+    #[serde(rename = "move")]
+    text: String,
+}
+
+/// `undo` and `redo`.
+#[derive(Deserialize)]
+struct Turns {
+    session: String,
+    count: Option<u64>,
+}
+
+/// `fen`.
+#[derive(Deserialize)]
+struct SetUp {
+    session: String,
+    fen: String,
+}
+
+/// `go`.
+#[derive(Deserialize)]
+struct Go {
+    session: String,
+    purpose: String,
+    level: Option<u64>,
+    movetime: Option<u64>,
+    multipv: Option<u64>,
+}
+
+/// A call's fields from the request body (an empty body: no fields).
+fn parse<'a, T: Deserialize<'a>>(call: &str, body: &'a str) -> Result<T, ApiError> {
+    let body = if body.trim().is_empty() { "{}" } else { body };
+    // A struct would also be read from a list of its values.
+    if !body.trim_start().starts_with('{') {
+        return Err(ApiError::BadJson("not an object".into()));
     }
-
-    fn str(&self, field: &'static str) -> Result<Option<&str>, ApiError> {
-        match self.0.get(field) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s)),
-            Some(_) => Err(ApiError::BadField {
-                field,
-                expected: "a string",
-            }),
+    serde_json::from_str(body).map_err(|e| {
+        if e.is_data() {
+            ApiError::BadFields {
+                call: call.to_string(),
+                reason: e.to_string(),
+            }
+        } else {
+            ApiError::BadJson(e.to_string())
         }
-    }
+    })
+}
 
-    fn need_str(&self, field: &'static str) -> Result<&str, ApiError> {
-        self.str(field)?.ok_or(ApiError::Missing(field))
-    }
-
-    fn uint(&self, field: &'static str, max: u64) -> Result<Option<u64>, ApiError> {
-        match self.0.get(field) {
-            None | Some(Value::Null) => Ok(None),
-            Some(v) => match v.as_u64() {
-                Some(n) if n <= max => Ok(Some(n)),
-                _ => Err(ApiError::BadField {
-                    field,
-                    expected: "a whole number in range",
-                }),
-            },
-        }
-    }
-
-    fn strings(&self, field: &'static str) -> Result<Vec<String>, ApiError> {
-        let bad = ApiError::BadField {
+/// `value` when it is at most `max`.
+fn at_most(value: Option<u64>, field: &'static str, max: u64) -> Result<Option<u64>, ApiError> {
+    match value {
+        Some(n) if n > max => Err(ApiError::BadField {
             field,
-            expected: "a list of strings",
-        };
-        match self.0.get(field) {
-            None | Some(Value::Null) => Ok(Vec::new()),
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|v| v.as_str().map(str::to_string))
-                .collect::<Option<Vec<_>>>()
-                .ok_or(bad),
-            Some(_) => Err(bad),
-        }
+            expected: "a whole number in range",
+        }),
+        _ => Ok(value),
     }
 }
 
 /// Answers one API call: the JSON text to send, with its status.
 pub fn handle(sessions: &Sessions, call: &str, body: &str) -> (u16, String) {
     match dispatch(sessions, call, body) {
-        Ok(state) => (200, state.to_string()),
-        Err(e) => (e.status_and_code().0, e.to_json().to_string()),
+        Ok(state) => (200, to_json(&state)),
+        Err(e) => (e.status_and_code().0, e.to_json()),
     }
 }
 
-fn dispatch(sessions: &Sessions, call: &str, body: &str) -> Result<Value, ApiError> {
-    let fields = Fields::parse(body)?;
-    if call == "session" {
-        let variant = fields.str("variant")?.unwrap_or("nine");
-        let fen = fields.str("fen")?;
-        let moves = fields.strings("moves")?;
-        let redo = fields.strings("redo")?;
-        let session = Session::restore(variant, fen, &moves, &redo)?;
-        let st = state(&session, "");
-        let id = sessions.insert(session);
-        let mut st = st;
-        st["session"] = Value::String(id);
-        return Ok(st);
-    }
-    let known = ["state", "new", "move", "undo", "redo", "fen", "go", "stop"];
-    if !known.contains(&call) {
-        return Err(ApiError::UnknownCall(call.to_string()));
-    }
-    let id = fields.need_str("session")?;
-    let shared = sessions.get(id).ok_or(ApiError::UnknownSession)?;
-    let mut s = lock_session(&shared);
-    s.touch();
-    s.settle();
-    let count = || {
-        fields
-            .uint("count", 10_000)
-            .map(|c| c.unwrap_or(1) as usize)
+/// What a call on a session does, its fields read and checked.
+enum Action {
+    Look,
+    Stop,
+    NewGame(Option<String>),
+    Play(String),
+    Undo(usize),
+    Redo(usize),
+    SetUp(String),
+    Go(SearchRequest),
+}
+
+/// The session a call names and what it does there.
+fn read_call(call: &str, body: &str) -> Result<(String, Action), ApiError> {
+    let count = |turns: Turns| {
+        let count = at_most(turns.count, "count", 10_000)?.unwrap_or(1) as usize;
+        Ok::<_, ApiError>((turns.session, count))
     };
-    match call {
-        "new" => s.new_game(fields.str("variant")?)?,
-        "move" => s.play(fields.need_str("move")?)?,
-        "undo" => s.undo(count()?)?,
-        "redo" => s.redo(count()?)?,
-        "fen" => s.set_fen(fields.need_str("fen")?)?,
+    Ok(match call {
+        "state" => (parse::<OnSession>(call, body)?.session, Action::Look),
+        "stop" => (parse::<OnSession>(call, body)?.session, Action::Stop),
+        "new" => {
+            let new: NewGame = parse(call, body)?;
+            (new.session, Action::NewGame(new.variant))
+        }
+        "move" => {
+            let play: Play = parse(call, body)?;
+            (play.session, Action::Play(play.text))
+        }
+        "undo" => {
+            let (session, n) = count(parse(call, body)?)?;
+            (session, Action::Undo(n))
+        }
+        "redo" => {
+            let (session, n) = count(parse(call, body)?)?;
+            (session, Action::Redo(n))
+        }
+        "fen" => {
+            let set_up: SetUp = parse(call, body)?;
+            (set_up.session, Action::SetUp(set_up.fen))
+        }
         "go" => {
-            let purpose = fields.need_str("purpose")?;
-            let purpose = Purpose::from_name(purpose).ok_or(ApiError::BadField {
+            let go: Go = parse(call, body)?;
+            let purpose = Purpose::from_name(&go.purpose).ok_or(ApiError::BadField {
                 field: "purpose",
                 expected: "`play`, `hint` or `analyse`",
             })?;
             let request = SearchRequest {
                 purpose,
-                skill: fields.uint("level", 20)?.unwrap_or(20) as u8,
-                movetime: fields.uint("movetime", MAX_MOVETIME_MS)?,
-                multipv: fields.uint("multipv", 16)?.unwrap_or(1).max(1) as usize,
+                skill: at_most(go.level, "level", 20)?.unwrap_or(20) as u8,
+                movetime: at_most(go.movetime, "movetime", MAX_MOVETIME_MS)?,
+                multipv: at_most(go.multipv, "multipv", 16)?.unwrap_or(1).max(1) as usize,
             };
-            s.go(request)?;
+            (go.session, Action::Go(request))
         }
-        "stop" => s.stop(),
-        _ => {}
-    }
-    Ok(state(&s, id))
-}
-
-fn eval_json(e: Eval) -> Value {
-    match e {
-        Eval::Cp(cp) => json!({ "cp": cp }),
-        Eval::Mate(n) => json!({ "mate": n }),
-    }
-}
-
-fn line_json(rank: usize, l: &Line) -> Value {
-    json!({
-        "multipv": rank + 1,
-        "depth": l.depth,
-        "eval": eval_json(l.eval),
-        "pv": l.pv.iter().map(Move::to_string).collect::<Vec<_>>(),
+        _ => return Err(ApiError::UnknownCall(call.to_string())),
     })
+}
+
+fn dispatch(sessions: &Sessions, call: &str, body: &str) -> Result<State, ApiError> {
+    if call == "session" {
+        let r: Restore = parse(call, body)?;
+        let session = Session::restore(
+            r.variant.as_deref().unwrap_or("nine"),
+            r.fen.as_deref(),
+            &r.moves.unwrap_or_default(),
+            &r.redo.unwrap_or_default(),
+        )?;
+        let mut st = state(&session, "");
+        st.session = sessions.insert(session);
+        return Ok(st);
+    }
+    let (id, action) = read_call(call, body)?;
+    let shared = sessions.get(&id).ok_or(ApiError::UnknownSession)?;
+    let mut s = lock_session(&shared);
+    s.touch();
+    s.settle();
+    match action {
+        Action::Look => {}
+        Action::Stop => s.stop(),
+        Action::NewGame(variant) => s.new_game(variant.as_deref())?,
+        Action::Play(text) => s.play(&text)?,
+        Action::Undo(n) => s.undo(n)?,
+        Action::Redo(n) => s.redo(n)?,
+        Action::SetUp(fen) => s.set_fen(&fen)?,
+        Action::Go(request) => s.go(request)?,
+    }
+    Ok(state(&s, &id))
+}
+
+// The answers.
+
+/// The whole state of a session's game, as the page draws it (the fields
+/// are described at the top of this module).
+#[derive(Serialize)]
+pub struct State {
+    pub session: String,
+    variant: &'static str,
+    variants: Vec<VariantName>,
+    lines: Vec<Vec<String>>,
+    pieces: u8,
+    start_fen: Option<String>,
+    start_side: &'static str,
+    start_fullmove: u16,
+    fen: String,
+    moves: Vec<String>,
+    redo: Vec<String>,
+    white: Vec<String>,
+    black: Vec<String>,
+    in_hand: [u8; 2],
+    side: &'static str,
+    fullmove: u16,
+    turns: Vec<TurnView>,
+    marked: Vec<String>,
+    phase: &'static str,
+    pending_removals: u8,
+    legal: Vec<String>,
+    outcome: Option<OutcomeView>,
+    evals: Vec<Option<Eval>>,
+    search: Option<SearchView>,
+    finished: Option<FinishedView>,
+    tablebase: Option<TablebaseView>,
+}
+
+/// A preset: its name in the API and its label for people.
+#[derive(Serialize)]
+struct VariantName {
+    name: &'static str,
+    label: &'static str,
+}
+
+#[derive(Serialize)]
+struct TurnView {
+    side: &'static str,
+    fullmove: u16,
+}
+
+#[derive(Serialize)]
+struct OutcomeView {
+    result: &'static str,
+    reason: String,
+}
+
+/// One principal variation, `multipv` its rank from 1.
+#[derive(Serialize)]
+struct LineView {
+    multipv: usize,
+    depth: u32,
+    eval: Eval,
+    pv: Vec<String>,
+}
+
+/// The search in progress; `movetime` is `null` when it runs until
+/// stopped.
+#[derive(Serialize)]
+struct SearchView {
+    purpose: &'static str,
+    movetime: Option<u64>,
+    elapsed_ms: u64,
+    nodes: u64,
+    lines: Vec<LineView>,
+}
+
+/// The last hint or analysis, at ply `ply`.
+#[derive(Serialize)]
+struct FinishedView {
+    purpose: &'static str,
+    ply: usize,
+    best: Option<String>,
+    lines: Vec<LineView>,
+}
+
+/// A database answer as the page gets it: `result` under the N-move rules
+/// (`win`, `draw`, `loss`, or `unknown` where the databases cannot say),
+/// `plies` to the end of the game and `removal` to the next removal (or
+/// null), and `pure`, the value without the N-move rules where it differs
+/// (or null); for the position, `moves` holds each move's, best first.
+#[derive(Serialize)]
+struct TablebaseView {
+    #[serde(flatten)]
+    value: TbAnswer,
+    moves: Vec<TbMoveView>,
+}
+
+#[derive(Serialize)]
+struct TbMoveView {
+    #[serde(rename = "move")]
+    text: String,
+    #[serde(flatten)]
+    value: TbAnswer,
+}
+
+fn lines(lines: &[Line]) -> Vec<LineView> {
+    lines
+        .iter()
+        .enumerate()
+        .map(|(rank, l)| LineView {
+            multipv: rank + 1,
+            depth: l.depth,
+            eval: l.eval,
+            pv: l.pv.iter().map(Move::to_string).collect(),
+        })
+        .collect()
 }
 
 fn points(b: crate::core::Bitboard) -> Vec<String> {
@@ -236,7 +422,7 @@ fn points(b: crate::core::Bitboard) -> Vec<String> {
 }
 
 /// The whole state of a session's game, as the page draws it.
-pub fn state(s: &Session, id: &str) -> Value {
+pub fn state(s: &Session, id: &str) -> State {
     let engine = s.engine();
     let rules = engine.rules();
     let game = engine.game();
@@ -251,81 +437,73 @@ pub fn state(s: &Session, id: &str) -> Value {
     } else {
         "moving"
     };
-    let outcome = game
-        .outcome()
-        .map(|o| json!({ "result": o.result_text(), "reason": o.describe() }));
     let search = s.running().map(|r| {
         let slot = r.slot.lock().unwrap_or_else(|e| e.into_inner());
-        json!({
-            "purpose": r.request.purpose.name(),
-            "movetime": r.request.movetime,
-            "elapsed_ms": r.started.elapsed().as_millis() as u64,
-            "nodes": slot.nodes,
-            "lines": slot.lines.iter().enumerate().map(|(i, l)| line_json(i, l)).collect::<Vec<_>>(),
-        })
-    });
-    let finished = s.finished().map(|f| {
-        json!({
-            "purpose": f.purpose.name(),
-            "ply": f.ply,
-            "best": f.best.map(|m| m.to_string()),
-            "lines": f.lines.iter().enumerate().map(|(i, l)| line_json(i, l)).collect::<Vec<_>>(),
-        })
+        SearchView {
+            purpose: r.request.purpose.name(),
+            movetime: r.request.movetime,
+            elapsed_ms: r.started.elapsed().as_millis() as u64,
+            nodes: slot.nodes,
+            lines: lines(&slot.lines),
+        }
     });
     let start = game.start();
-    let geometry = rules.geometry();
-    json!({
-        "session": id,
-        "variant": s.variant().name(),
-        "variants": Variant::ALL.iter().map(|&v| json!({"name": v.name(), "label": variant_label(v)})).collect::<Vec<_>>(),
-        "lines": geometry.lines.iter().map(|&l| points(l)).collect::<Vec<_>>(),
-        "pieces": rules.pieces,
-        "start_fen": s.start_fen(),
-        "start_side": start.side_to_move().name(),
-        "start_fullmove": start.fullmove(),
-        "fen": pos.fen(rules),
-        "moves": s.moves(),
-        "redo": s.redo_moves(),
-        "white": points(pos.pieces(Color::White)),
-        "black": points(pos.pieces(Color::Black)),
-        "in_hand": [pos.in_hand(Color::White), pos.in_hand(Color::Black)],
-        "side": side.name(),
-        "fullmove": pos.fullmove(),
-        "turns": s.turns().iter().map(|t| json!({"side": t.side.name(), "fullmove": t.fullmove})).collect::<Vec<_>>(),
-        "marked": points(pos.marked()),
-        "phase": phase,
-        "pending_removals": pos.pending_removals(),
-        "legal": engine.legal_moves().iter().map(Move::to_string).collect::<Vec<_>>(),
-        "outcome": outcome,
-        "evals": s.evals().iter().map(|e| e.map(eval_json)).collect::<Vec<_>>(),
-        "search": search,
-        "finished": finished,
-        "tablebase": tablebase::probe(pos, rules).map(|(t, moves)| {
-            let mut value = tb_json(&t);
-            value["moves"] = moves
-                .iter()
-                .map(|(m, v)| {
-                    let mut mv = tb_json(v);
-                    mv["move"] = json!(m.to_string());
-                    mv
-                })
-                .collect::<Vec<_>>()
-                .into();
-            value
+    State {
+        session: id.to_string(),
+        variant: s.variant().name(),
+        variants: Variant::ALL
+            .iter()
+            .map(|&v| VariantName {
+                name: v.name(),
+                label: variant_label(v),
+            })
+            .collect(),
+        lines: rules.geometry().lines.iter().map(|&l| points(l)).collect(),
+        pieces: rules.pieces,
+        start_fen: s.start_fen().map(str::to_string),
+        start_side: start.side_to_move().name(),
+        start_fullmove: start.fullmove(),
+        fen: pos.fen(rules),
+        moves: s.moves().to_vec(),
+        redo: s.redo_moves().to_vec(),
+        white: points(pos.pieces(Color::White)),
+        black: points(pos.pieces(Color::Black)),
+        in_hand: [pos.in_hand(Color::White), pos.in_hand(Color::Black)],
+        side: side.name(),
+        fullmove: pos.fullmove(),
+        turns: s
+            .turns()
+            .iter()
+            .map(|t| TurnView {
+                side: t.side.name(),
+                fullmove: t.fullmove,
+            })
+            .collect(),
+        marked: points(pos.marked()),
+        phase,
+        pending_removals: pos.pending_removals(),
+        legal: engine.legal_moves().iter().map(Move::to_string).collect(),
+        outcome: game.outcome().map(|o| OutcomeView {
+            result: o.result_text(),
+            reason: o.describe(),
         }),
-    })
-}
-
-/// A database answer as the page gets it: `result` under the N-move rules
-/// (`win`, `draw`, `loss`, or `unknown` where the databases cannot say),
-/// `plies` to the end of the game and `removal` to the next removal (or
-/// null), and `pure`, the value without the N-move rules where it differs
-/// (or null).
-fn tb_json(t: &tablebase::TbAnswer) -> Value {
-    json!({
-        "result": t.result,
-        "plies": t.plies,
-        "removal": t.removal,
-        "pure": t.pure,
-    })
+        evals: s.evals().to_vec(),
+        search,
+        finished: s.finished().map(|f| FinishedView {
+            purpose: f.purpose.name(),
+            ply: f.ply,
+            best: f.best.map(|m| m.to_string()),
+            lines: lines(&f.lines),
+        }),
+        tablebase: tablebase::probe(pos, rules).map(|(value, moves)| TablebaseView {
+            value,
+            moves: moves
+                .into_iter()
+                .map(|(m, value)| TbMoveView {
+                    text: m.to_string(),
+                    value,
+                })
+                .collect(),
+        }),
+    }
 }

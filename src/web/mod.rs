@@ -2,9 +2,9 @@
 //! JS embedded in the binary, nothing fetched from elsewhere) talks JSON
 //! to a small HTTP server that drives the engine API in-process.
 //!
-//! The layers: [`server`] (the embedded files, connection threads, the
-//! hosts it answers to) over `http` (one HTTP/1.1 request per
-//! connection, read under a deadline),
+//! The layers: [`server`] (the embedded files, the accept loop and its
+//! limits, the hosts it answers to) over `http` (hyper, set up for one
+//! HTTP/1.1 request per connection under a deadline),
 //! [`api`] (the JSON calls and the state they answer), [`sessions`] (one
 //! game and engine per browser tab) and [`tablebase`] (the endgame
 //! databases of `--tb DIR`).

@@ -1,26 +1,32 @@
-//! The HTTP side of `mulino gui`: an accept loop hands each connection
-//! to a thread of its own ([`super::http`] reads one request under a
-//! deadline); `GET` serves the page's embedded files, `POST /api/<call>`
-//! goes to [`super::api`]. Requests for another host name are refused,
+//! The HTTP side of `mulino gui`: an accept loop on a small tokio
+//! runtime hands each connection to a task of its own ([`super::http`]
+//! has hyper read one request under a deadline); `GET` serves the page's
+//! embedded files, `POST /api/<call>` goes to [`super::api`] on the
+//! runtime's blocking pool. Requests for another host name are refused,
 //! so that no other site can drive the API through DNS rebinding. A
 //! janitor thread stops the searches of pages that have gone away.
 
 use std::collections::HashMap;
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, TcpStream};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use hyper::Request;
+use hyper::body::Incoming;
+use hyper::header::{CONTENT_TYPE, HOST, HeaderName, ORIGIN};
+use tokio::time::Instant;
+
 use super::api;
-use super::http::{Connection, HttpError, Request, Response};
+use super::http::{self, Answer, answer};
 use super::sessions::Sessions;
 
 /// The largest request body read (a long game's moves fit many times);
 /// a longer one is refused from its announced length, unread.
 pub const MAX_BODY: u64 = 256 * 1024;
 /// How long a client may take to send its whole request. A connection
-/// that stalls holds its own thread this long, and nothing else.
+/// that stalls holds its own task this long, and nothing else.
 const PATIENCE: Duration = Duration::from_secs(15);
 /// Connections served at once from one address, and from all: beyond
 /// them new connections are closed unanswered, so one host on the
@@ -33,12 +39,15 @@ const APP_JS: &str = include_str!("assets/app.js");
 const BOARD_JS: &str = include_str!("assets/board.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 const JSON: &str = "application/json; charset=utf-8";
+const TEXT: &str = "text/plain; charset=utf-8";
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
     #[error("cannot listen on {addr}: {reason}")]
     Bind { addr: String, reason: String },
+    #[error("cannot start the server's runtime: {0}")]
+    Runtime(std::io::Error),
     #[error("cannot start a server thread: {0}")]
     Thread(#[from] std::io::Error),
 }
@@ -52,7 +61,7 @@ pub struct Gui {
     accept: Option<JoinHandle<()>>,
 }
 
-/// What every connection's thread shares.
+/// What every connection's task shares.
 struct Shared {
     sessions: Arc<Sessions>,
     hosts: Hosts,
@@ -71,8 +80,21 @@ impl Gui {
             addr: addr.clone(),
             reason,
         };
-        let listener = TcpListener::bind(&addr).map_err(|e| bind(e.to_string()))?;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_io()
+            .enable_time()
+            .thread_name("gui-api")
+            .build()
+            .map_err(ServerError::Runtime)?;
+        let listener = std::net::TcpListener::bind(&addr).map_err(|e| bind(e.to_string()))?;
         let local = listener.local_addr().map_err(|e| bind(e.to_string()))?;
+        listener
+            .set_nonblocking(true)
+            .map_err(|e| bind(e.to_string()))?;
+        let listener = {
+            let _inside = runtime.enter();
+            tokio::net::TcpListener::from_std(listener).map_err(|e| bind(e.to_string()))?
+        };
         let sessions = Arc::new(Sessions::new());
         let shared = Arc::new(Shared {
             sessions: Arc::clone(&sessions),
@@ -84,15 +106,15 @@ impl Gui {
         let accept = std::thread::Builder::new()
             .name("gui-accept".into())
             .spawn(move || {
-                for stream in listener.incoming() {
-                    if stop.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    // A failed accept (the client gave up, no descriptors
-                    // left) costs that connection only.
-                    if let Ok(stream) = stream {
-                        take_connection(&shared, stream);
-                    }
+                runtime.block_on(accept_loop(listener, &shared, &stop));
+                // The port is free again; the connections being answered
+                // finish on a thread of their own.
+                let finish = move || runtime.block_on(drain(&shared));
+                if let Err(e) = std::thread::Builder::new()
+                    .name("gui-drain".into())
+                    .spawn(finish)
+                {
+                    eprintln!("mulino gui: open connections dropped ({e})");
                 }
             })?;
         let janitor = Arc::downgrade(&sessions);
@@ -160,31 +182,49 @@ impl Drop for Gui {
     }
 }
 
-/// Serves one connection on a thread of its own, within the limits.
-fn take_connection(shared: &Arc<Shared>, stream: TcpStream) {
-    let Ok(peer) = stream.peer_addr().map(|a| a.ip()) else {
-        return;
-    };
-    {
-        let mut open = shared.open.lock().unwrap_or_else(|e| e.into_inner());
-        let total: usize = open.values().sum();
-        let mine = open.entry(peer).or_insert(0);
-        if *mine >= PER_PEER || total >= TOTAL {
+/// Takes connections until `stop` is set, each to a task of its own
+/// within the limits.
+async fn accept_loop(listener: tokio::net::TcpListener, shared: &Arc<Shared>, stop: &AtomicBool) {
+    loop {
+        let accepted = listener.accept().await;
+        if stop.load(Ordering::SeqCst) {
             return;
         }
-        *mine += 1;
+        match accepted {
+            Ok((stream, peer)) => {
+                // Beyond the limits the connection closes unanswered.
+                let Some(slot) = Slot::take(shared, peer.ip()) else {
+                    continue;
+                };
+                let shared = Arc::clone(shared);
+                tokio::spawn(async move {
+                    let _slot = slot;
+                    http::serve(stream, PATIENCE, move |request, deadline| {
+                        Box::pin(route(Arc::clone(&shared), request, deadline))
+                    })
+                    .await;
+                });
+            }
+            // A failed accept (the client gave up, no descriptors left)
+            // costs that connection only; a moment's rest lets the
+            // descriptors come back.
+            Err(_) => tokio::time::sleep(Duration::from_millis(10)).await,
+        }
     }
-    let slot = Slot {
-        shared: Arc::clone(shared),
-        peer,
-    };
-    // Should no thread start, the slot is given back as the closure drops.
-    let _ = std::thread::Builder::new()
-        .name("gui-http".into())
-        .spawn(move || {
-            let slot = slot;
-            serve(&slot.shared, stream);
-        });
+}
+
+/// Waits for the connections being answered, as long as one may last.
+async fn drain(shared: &Shared) {
+    let until = Instant::now() + 2 * PATIENCE + Duration::from_secs(2);
+    while Instant::now() < until && !shared.lock_open().is_empty() {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+impl Shared {
+    fn lock_open(&self) -> std::sync::MutexGuard<'_, HashMap<IpAddr, usize>> {
+        self.open.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// A connection's place in the count, given back when it ends, however
@@ -194,9 +234,29 @@ struct Slot {
     peer: IpAddr,
 }
 
+impl Slot {
+    /// A place for a connection from `peer`, if the limits allow one.
+    fn take(shared: &Arc<Shared>, peer: IpAddr) -> Option<Slot> {
+        let mut open = shared.lock_open();
+        let total: usize = open.values().sum();
+        let mine = open.entry(peer).or_insert(0);
+        if *mine >= PER_PEER || total >= TOTAL {
+            if *mine == 0 {
+                open.remove(&peer);
+            }
+            return None;
+        }
+        *mine += 1;
+        Some(Slot {
+            shared: Arc::clone(shared),
+            peer,
+        })
+    }
+}
+
 impl Drop for Slot {
     fn drop(&mut self) {
-        let mut open = self.shared.open.lock().unwrap_or_else(|e| e.into_inner());
+        let mut open = self.shared.lock_open();
         if let Some(n) = open.get_mut(&self.peer) {
             *n -= 1;
             if *n == 0 {
@@ -247,89 +307,82 @@ impl Hosts {
     }
 }
 
-fn error_json(status: u16, message: &str) -> Response {
-    let body = serde_json::json!({ "error": message, "code": "bad_request" });
-    Response::new(status, JSON, body.to_string())
+fn error_json(status: u16, message: &str) -> Answer {
+    answer(status, JSON, api::error_body(message, "bad_request"))
 }
 
-fn serve(shared: &Shared, stream: TcpStream) {
-    let mut connection = Connection::new(stream, PATIENCE);
-    let response = match connection.read_head() {
-        Err(HttpError::Closed) => return,
-        Err(e) => Response::new(e.status(), "text/plain; charset=utf-8", format!("{e}\n")),
-        Ok(request) => match route(shared, &mut connection, &request) {
-            Some(response) => response,
-            None => return,
-        },
-    };
-    connection.respond(&response);
+/// A request's header as text, if it is there once and is text.
+fn header(request: &Request<Incoming>, name: HeaderName) -> Option<&str> {
+    let mut values = request.headers().get_all(name).iter();
+    match (values.next(), values.next()) {
+        (Some(value), None) => value.to_str().ok(),
+        _ => None,
+    }
 }
 
-/// The answer to a request; `None` when the client went away.
-fn route(shared: &Shared, connection: &mut Connection, request: &Request) -> Option<Response> {
-    if !request
-        .header("host")
-        .is_some_and(|h| shared.hosts.allows(h))
-    {
-        return Some(Response::new(
+/// The answer to a request, whose body must arrive by `deadline`.
+async fn route(shared: Arc<Shared>, request: Request<Incoming>, deadline: Instant) -> Answer {
+    // An absolute target (`GET http://name/ HTTP/1.1`) names the host too.
+    let ours = header(&request, HOST).is_some_and(|h| shared.hosts.allows(h))
+        && request
+            .uri()
+            .authority()
+            .is_none_or(|a| shared.hosts.allows(a.as_str()));
+    if !ours {
+        return answer(
             403,
-            "text/plain; charset=utf-8",
+            TEXT,
             "mulino gui answers only to localhost and its own address; \
              open the address it printed\n",
-        ));
+        );
     }
-    let page = |content_type, body: &str| Some(Response::new(200, content_type, body));
-    match (request.method.as_str(), request.path.as_str()) {
+    let page = |content_type, body: &'static str| answer(200, content_type, body);
+    match (request.method().as_str(), request.uri().path()) {
         ("GET", "/" | "/index.html") => page("text/html; charset=utf-8", INDEX_HTML),
         ("GET", "/app.js") => page("text/javascript; charset=utf-8", APP_JS),
         ("GET", "/board.js") => page("text/javascript; charset=utf-8", BOARD_JS),
         ("GET", "/style.css") => page("text/css; charset=utf-8", STYLE_CSS),
-        ("POST", p) if p.starts_with("/api/") => api_call(shared, connection, request),
-        (_, p) if p.starts_with("/api/") => Some(error_json(405, "API calls are POST requests")),
-        _ => Some(Response::new(
-            404,
-            "text/plain; charset=utf-8",
-            "not found\n",
-        )),
+        ("POST", p) if p.starts_with("/api/") => api_call(&shared, request, deadline).await,
+        (_, p) if p.starts_with("/api/") => error_json(405, "API calls are POST requests"),
+        _ => answer(404, TEXT, "not found\n"),
     }
 }
 
 /// Whether the request says its body is JSON. Insisting on it makes a
 /// browser ask first (CORS preflight, which this server never grants)
 /// before another site's page could post to the API.
-fn is_json(request: &Request) -> bool {
-    request
-        .header("content-type")
+fn is_json(request: &Request<Incoming>) -> bool {
+    header(request, CONTENT_TYPE)
         .is_some_and(|v| v.to_ascii_lowercase().starts_with("application/json"))
 }
 
-fn api_call(shared: &Shared, connection: &mut Connection, request: &Request) -> Option<Response> {
-    if !is_json(request) {
-        return Some(error_json(
-            415,
-            "API calls send JSON (Content-Type: application/json)",
-        ));
+async fn api_call(shared: &Shared, request: Request<Incoming>, deadline: Instant) -> Answer {
+    if !is_json(&request) {
+        return error_json(415, "API calls send JSON (Content-Type: application/json)");
     }
     // Browsers name the page that posts; only our own may.
-    if let Some(origin) = request.header("origin")
-        && !shared.hosts.allows_origin(origin)
+    if request.headers().contains_key(ORIGIN)
+        && !header(&request, ORIGIN).is_some_and(|o| shared.hosts.allows_origin(o))
     {
-        return Some(error_json(403, "API calls come from mulino's own page"));
+        return error_json(403, "API calls come from mulino's own page");
     }
-    let length = match request.content_length() {
-        Ok(n) if n > MAX_BODY => return Some(error_json(413, "the request is too large")),
-        Ok(n) => n as usize,
-        Err(e) => return Some(error_json(e.status(), &e.to_string())),
-    };
-    let body = match connection.read_body(request, length) {
+    let call = request
+        .uri()
+        .path()
+        .strip_prefix("/api/")
+        .unwrap_or("")
+        .to_string();
+    let body = match http::read_body(request.into_body(), MAX_BODY as usize, deadline).await {
         Ok(body) => body,
-        Err(HttpError::Closed) => return None,
-        Err(e) => return Some(error_json(e.status(), &e.to_string())),
+        Err(e) => return error_json(e.status(), &e.to_string()),
     };
-    let Ok(body) = String::from_utf8(body) else {
-        return Some(error_json(400, "the request body is not UTF-8 text"));
+    let Ok(body) = String::from_utf8(body.into()) else {
+        return error_json(400, "the request body is not UTF-8 text");
     };
-    let call = &request.path["/api/".len()..];
-    let (status, text) = api::handle(&shared.sessions, call, &body);
-    Some(Response::new(status, JSON, text))
+    // A call may wait for a search to stop: off the connections' thread.
+    let sessions = Arc::clone(&shared.sessions);
+    match tokio::task::spawn_blocking(move || api::handle(&sessions, &call, &body)).await {
+        Ok((status, text)) => answer(status, JSON, text),
+        Err(_) => error_json(500, "the call failed inside the server"),
+    }
 }

@@ -87,8 +87,10 @@ pub struct SearchRequest {
     pub multipv: usize,
 }
 
-/// An evaluation from White's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// An evaluation from White's point of view; the page gets `{"cp": n}`
+/// or `{"mate": n}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Eval {
     /// Centipieces (`score cp` in protocol.md).
     Cp(i32),

@@ -46,8 +46,9 @@ pub fn tables() -> Option<&'static Arc<Tablebases>> {
 }
 
 /// What the databases know about a position (or a move, for the side that
-/// plays it), side to move's view.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// plays it), side to move's view; the page gets its fields by these
+/// names.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct TbAnswer {
     /// `"win"`, `"draw"` or `"loss"` under the N-move rules from the
     /// position's counter, or `"unknown"` where the databases cannot say

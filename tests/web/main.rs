@@ -1,0 +1,10 @@
+//! `mulino gui`, the web board, through its server run in-process: the
+//! HTTP layer against clients that misbehave (`http`), the JSON API
+//! (`api`), and the page in headless Chromium (`browser`, over the
+//! harness in `chromium`; ignored unless asked for with `--include-ignored`,
+//! as it needs the browser). One test binary: `cargo test --test web`.
+
+mod api;
+mod browser;
+mod chromium;
+mod http;

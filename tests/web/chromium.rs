@@ -35,6 +35,18 @@ pub const PHONE: Screen = Screen {
     height: 844,
     mobile: true,
 };
+/// The same phone held sideways.
+pub const PHONE_LANDSCAPE: Screen = Screen {
+    width: 844,
+    height: 390,
+    mobile: true,
+};
+/// A larger desktop window, for the screenshots to look at.
+pub const LARGE: Screen = Screen {
+    width: 1280,
+    height: 900,
+    mobile: false,
+};
 
 #[derive(Clone, Copy, Debug)]
 pub struct Screen {

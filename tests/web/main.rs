@@ -1,10 +1,12 @@
 //! `mulino gui`, the web board, through its server run in-process: the
 //! HTTP layer against clients that misbehave (`http`), the JSON API
-//! (`api`), and the page in headless Chromium (`browser`, over the
-//! harness in `chromium`; ignored unless asked for with `--include-ignored`,
-//! as it needs the browser). One test binary: `cargo test --test web`.
+//! (`api`), and the page in headless Chromium (`browser`, and its
+//! layout measured on three screens in `layout`, over the harness in
+//! `chromium`; ignored unless asked for with `--include-ignored`, as they
+//! need the browser). One test binary: `cargo test --test web`.
 
 mod api;
 mod browser;
 mod chromium;
 mod http;
+mod layout;

@@ -37,12 +37,14 @@ function drawBoard() {
     const pts = line.map(xy).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     el('line', { class: 'line', x1: pts[0][0], y1: pts[0][1], x2: pts[2][0], y2: pts[2][1] }, g);
   }
+  // The coordinates in the margin left and below (the viewBox leaves it
+  // wider there), clear of the widest ring round an edge point (0.43).
   for (let f = 0; f < 7; f++) {
     const file = String.fromCharCode(97 + f);
     const [x] = xy(file + '1');
-    el('text', { class: 'coord', x, y: 6.47 }, g).textContent = file;
+    el('text', { class: 'coord', x, y: 6.62 }, g).textContent = file;
     const [, y] = xy('a' + (f + 1));
-    el('text', { class: 'coord', x: -0.49, y }, g).textContent = String(f + 1);
+    el('text', { class: 'coord rank', x: -0.48, y }, g).textContent = String(f + 1);
   }
   const points = allPoints();
   for (const p of points) {
@@ -99,10 +101,11 @@ function drawBoard() {
     }
   }
   drawHint(g);
-  // Click targets on top of everything.
+  // Click targets on top of everything, as wide as the points' spacing
+  // allows (neighbours are 1 apart).
   for (const p of points) {
     const [x, y] = xy(p);
-    el('circle', { class: 'hit', cx: x, cy: y, r: 0.48, 'data-point': p }, g);
+    el('circle', { class: 'hit', cx: x, cy: y, r: 0.5, 'data-point': p }, g);
   }
 }
 

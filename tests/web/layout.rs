@@ -1,15 +1,16 @@
 //! The page's layout, measured in headless Chromium on a desktop, a
 //! phone held upright and the same phone held sideways: the board's
 //! size, its points' tap targets, the coordinates (readable, never under
-//! a piece or a ring). Each test prints its figures (`--nocapture`), and
-//! saves screenshots to look at in target/screens/.
+//! a piece or a ring), controls that stay where they are while the engine
+//! works, the Analyse button. Each test prints its figures
+//! (`--nocapture`), and saves screenshots to look at in target/screens/.
 //!
 //! Ignored unless asked for, as they need Chromium: `cargo test --test
 //! web -- --include-ignored`.
 
 use std::path::PathBuf;
 
-use crate::chromium::{LARGE, PHONE, PHONE_LANDSCAPE, Page};
+use crate::chromium::{DESKTOP, LARGE, PHONE, PHONE_LANDSCAPE, Page};
 use serde_json::Value;
 
 /// Eight placements on the edge points, next to the coordinates, the
@@ -176,4 +177,79 @@ fn the_board_fills_each_screen_with_big_targets_and_readable_uncovered_coordinat
         all.extend(problems);
     }
     assert!(all.is_empty(), "{}", all.join("\n"));
+}
+
+#[test]
+#[ignore = "needs Chromium: cargo test --test web -- --include-ignored"]
+fn the_controls_stay_put_while_the_engine_works_and_analyse_says_what_it_does() {
+    for (screen, name) in [
+        (DESKTOP, "desktop"),
+        (PHONE, "390x844"),
+        (PHONE_LANDSCAPE, "844x390"),
+    ] {
+        let mut page = Page::open(screen);
+        page.two_humans();
+        new_game(&mut page, "nine", &["d6", "f4"]);
+        let idle = boxes(&mut page);
+        println!("{name} idle: {}", idle["buttons"]);
+        assert_eq!(page.cdp.text("#btn-analyse"), "Analyse");
+
+        // Analysis: Stop is there, the Analyse button says it stops it,
+        // and nothing moved.
+        page.cdp
+            .eval("document.getElementById('btn-analyse').click()");
+        page.cdp.wait_for(
+            "the analysis",
+            "ui.st.search && ui.st.search.lines.length > 0 && \
+             !document.getElementById('btn-stop').disabled && \
+             !document.getElementById('btn-stop').hidden",
+        );
+        let busy = boxes(&mut page);
+        println!("{name} analysing: {}", busy["buttons"]);
+        save(&mut page, &format!("{name}-analysing"));
+        assert_eq!(
+            page.cdp.text("#btn-analyse"),
+            "Stop analysis",
+            "{name}: the Analyse button while analysing"
+        );
+        for (id, r) in idle["buttons"].as_object().expect("buttons") {
+            assert_eq!(
+                &busy["buttons"][id], r,
+                "{name}: {id} moved when the analysis started"
+            );
+        }
+        for part in ["board", "multipv", "hand-top"] {
+            assert_eq!(
+                busy[part], idle[part],
+                "{name}: {part} moved when the analysis started"
+            );
+        }
+        // The analysis stopped by the Analyse button.
+        page.cdp
+            .eval("document.getElementById('btn-analyse').click()");
+        page.cdp.wait_for(
+            "the analysis to stop",
+            "ui.pending === 0 && !ui.st.search && \
+             document.getElementById('btn-analyse').textContent === 'Analyse'",
+        );
+
+        // The engine thinking for a while: Stop is pressed where it was.
+        page.cdp.choose("movetime", "10000");
+        page.cdp.click("#btn-go");
+        page.cdp.wait_for(
+            "the engine thinking",
+            "ui.st.search && ui.st.search.purpose === 'play' && \
+             !document.getElementById('btn-stop').disabled",
+        );
+        let thinking = boxes(&mut page);
+        for (id, r) in idle["buttons"].as_object().expect("buttons") {
+            assert_eq!(
+                &thinking["buttons"][id], r,
+                "{name}: {id} moved while the engine thinks"
+            );
+        }
+        assert_eq!(thinking["board"], idle["board"], "{name}: the board moved");
+        page.cdp.click("#btn-stop");
+        page.wait_plies("the engine's move, stopped", 3);
+    }
 }

@@ -568,6 +568,13 @@ function scrollWithin(box, item) {
   else if (r.top < b.top) box.scrollTop -= b.top - r.top;
 }
 
+// Whether the analysis the Analyse button starts is running (not the
+// short evaluation of each position).
+function analysisRunning() {
+  const s = ui.st && ui.st.search;
+  return !!(s && s.purpose === 'analyse' && s.movetime == null);
+}
+
 function render() {
   const st = ui.st;
   if (!st) return;
@@ -585,13 +592,19 @@ function render() {
     const depth = s.lines.length ? ', depth ' + s.lines[0].depth : '';
     $('thinking-text').textContent = what + depth + '…';
   }
-  $('btn-stop').hidden = !s;
+  // Stop stays in its place, usable while a search runs: a button that
+  // appeared would move the others under the finger.
+  $('btn-stop').disabled = !s;
   $('btn-undo').disabled = st.moves.length === 0;
   $('btn-redo').disabled = st.redo.length === 0;
   $('btn-hint').disabled = !!st.outcome;
   $('btn-go').disabled = !!st.outcome;
+  // The Analyse button says what a press does.
+  const analysing = analysisRunning();
   $('btn-analyse').disabled = !!st.outcome;
-  $('btn-analyse').classList.toggle('active', !!(s && s.purpose === 'analyse' && s.movetime == null));
+  $('btn-analyse').classList.toggle('active', analysing);
+  $('btn-analyse').textContent = analysing ? 'Stop analysis' : 'Analyse';
+  $('btn-analyse').title = analysing ? 'Stop the analysis' : 'Analyse this position until stopped';
   if (document.activeElement !== $('fen')) $('fen').value = st.fen;
   const variant = $('variant');
   if (!variant.options.length) {
@@ -694,8 +707,8 @@ function setupControls() {
   });
   $('btn-stop').addEventListener('click', () => { ui.paused = true; act('stop'); });
   $('btn-analyse').addEventListener('click', () => {
-    const s = ui.st && ui.st.search;
-    if (s && s.purpose === 'analyse') act('stop');
+    // As the button says: a short evaluation under way is no analysis.
+    if (analysisRunning()) act('stop');
     else act('go', { purpose: 'analyse', multipv: Number(cfg.multipv) });
   });
   $('btn-flip').addEventListener('click', () => { cfg.flip = !cfg.flip; saveConfig(); render(); });

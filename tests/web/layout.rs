@@ -2,7 +2,7 @@
 //! phone held upright and the same phone held sideways: the board's
 //! size, its points' tap targets, the coordinates (readable, never under
 //! a piece or a ring), controls that stay where they are while the engine
-//! works, the Analyse button. Each test prints its figures
+//! works, the Analyse button, the analysis after Undo. Each test prints its figures
 //! (`--nocapture`), and saves screenshots to look at in target/screens/.
 //!
 //! Ignored unless asked for, as they need Chromium: `cargo test --test
@@ -252,4 +252,63 @@ fn the_controls_stay_put_while_the_engine_works_and_analyse_says_what_it_does() 
         page.cdp.click("#btn-stop");
         page.wait_plies("the engine's move, stopped", 3);
     }
+}
+
+#[test]
+#[ignore = "needs Chromium: cargo test --test web -- --include-ignored"]
+fn the_analysis_goes_on_after_undo_and_its_line_agrees_with_the_bar() {
+    let mut page = Page::open(DESKTOP);
+    page.two_humans();
+    page.set_auto_eval(true);
+    for (i, m) in ["d6", "f4"].into_iter().enumerate() {
+        page.cdp.eval(&format!("act('move', {{ move: '{m}' }})"));
+        page.wait_plies(m, i + 1);
+        // Each position evaluated: the bar has a number for it.
+        page.cdp.wait_for(
+            "the evaluation",
+            &format!(
+                "ui.pending === 0 && !ui.st.search && !!ui.st.evals[{}]",
+                i + 1
+            ),
+        );
+    }
+    let agree = |page: &mut Page, what: &str| {
+        page.cdp.wait_for(
+            what,
+            "document.querySelector('#pv .score') !== null && \
+             document.querySelector('#pv .score').textContent === \
+             document.getElementById('evaltext').textContent",
+        );
+    };
+    page.cdp
+        .eval("document.getElementById('btn-analyse').click()");
+    page.cdp.wait_for(
+        "the analysis",
+        "ui.st.search && ui.st.search.movetime == null && ui.st.search.lines.length > 0",
+    );
+    agree(&mut page, "the analysis line and the bar");
+    page.cdp.click("#btn-undo");
+    page.wait_plies("the undo", 1);
+    // The analysis goes on in the position after the undo: its line is
+    // shown, the bar's number is its own.
+    agree(&mut page, "the analysis line after the undo");
+    page.cdp.wait_for(
+        "the analysis, still on",
+        "ui.st.search && ui.st.search.movetime == null && \
+         document.getElementById('btn-analyse').textContent === 'Stop analysis'",
+    );
+    let pv = page.cdp.text("#pv");
+    println!("after the undo: {pv} / bar {}", page.cdp.text("#evaltext"));
+    // Analysis off, then back by Redo and Undo: the line known for each
+    // position is shown with the bar's number.
+    page.cdp
+        .eval("document.getElementById('btn-analyse').click()");
+    page.cdp
+        .wait_for("the analysis to stop", "ui.pending === 0 && !ui.st.search");
+    page.cdp.click("#btn-redo");
+    page.wait_plies("the redo", 2);
+    agree(&mut page, "the line after the redo");
+    page.cdp.click("#btn-undo");
+    page.wait_plies("the undo", 1);
+    agree(&mut page, "the line after the second undo");
 }

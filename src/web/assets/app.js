@@ -22,6 +22,8 @@ const ui = {
   applied: 0,        // the number of the request whose state is shown
   pollTimer: null,
   paused: false,     // the engine waits for "Engine move" after an undo
+  analysing: false,  // Analyse pressed: each position is analysed until "Stop analysis"
+  seen: new Map(),   // the last lines seen for each position, by positionKey
   listKey: null,     // the move list's last scroll target
   config: {
     white: 'human', black: 'engine', level: '8', movetime: '1000',
@@ -108,8 +110,8 @@ async function api(call, fields) {
 }
 
 // Queues one action: actions run one after the other, none is dropped,
-// and errors are shown on the page.
-function act(call, fields, after) {
+// and errors are shown on the page (and `failed` called).
+function act(call, fields, after, failed) {
   ui.pending++;
   ui.chain = ui.chain.then(async () => {
     const seq = ++ui.sent;
@@ -120,6 +122,7 @@ function act(call, fields, after) {
       if (after) after(st);
     } catch (e) {
       showError(e.message);
+      if (failed) failed(e);
       render();
     } finally {
       ui.pending--;
@@ -241,6 +244,7 @@ function apply(st, seq) {
   ui.applied = seq;
   if (!ui.st || ui.st.fen !== st.fen || ui.st.moves.length !== st.moves.length) ui.clicks = [];
   ui.st = st;
+  remember(st);
   saveGame();
   render();
   schedulePoll();
@@ -264,17 +268,22 @@ async function poll() {
   drive();
 }
 
-// Starts what should happen next by itself: the engine's move, or a short
-// evaluation of the position for the graph.
+// Starts what should happen next by itself: the engine's move, the
+// analysis of a new position while the analysis is on (after a move, an
+// undo or a redo), or a short evaluation of the position for the graph.
 function drive() {
   const st = ui.st;
   if (!st || ui.pending || st.search || st.outcome) return;
-  if (controller(st.side) === 'engine') {
-    if (!ui.paused) {
-      act('go', { purpose: 'play', level: Number(ui.config.level), movetime: Number(ui.config.movetime) });
-    }
+  const engine = controller(st.side) === 'engine';
+  if (engine && !ui.paused) {
+    act('go', { purpose: 'play', level: Number(ui.config.level), movetime: Number(ui.config.movetime) });
     return;
   }
+  if (ui.analysing) {
+    startAnalysis();
+    return;
+  }
+  if (engine) return;
   if (ui.config.autoEval && st.evals[st.moves.length] == null && ui.clicks.length === 0) {
     act('go', { purpose: 'analyse', movetime: AUTO_EVAL_MS });
   }
@@ -373,11 +382,41 @@ function evalPieces(e) {
   return Math.max(-6, Math.min(6, e.cp / 100));
 }
 
-function currentLines() {
-  const st = ui.st;
+// The analysis until stopped; a refusal ends the analysis (no retry).
+function startAnalysis() {
+  act('go', { purpose: 'analyse', multipv: Number(ui.config.multipv) }, null, () => { ui.analysing = false; });
+}
+
+// A position as the server reached it: the game's start and its moves.
+function positionKey(st) {
+  return st.variant + '|' + (st.start_fen || '') + '|' + st.moves.join(' ');
+}
+
+// The lines the server sends for the position: the search's, or the last
+// hint's or analysis's while the position is the same.
+function serverLines(st) {
   if (st.search && st.search.lines.length) return st.search.lines;
   if (st.finished && st.finished.ply === st.moves.length) return st.finished.lines;
   return [];
+}
+
+// Keeps the last lines seen for each position: after an undo or a redo
+// the server keeps the evaluation (the bar's number) but not the lines.
+function remember(st) {
+  const lines = serverLines(st);
+  if (!lines.length) return;
+  const key = positionKey(st);
+  ui.seen.delete(key);
+  ui.seen.set(key, lines);
+  if (ui.seen.size > 1000) ui.seen.delete(ui.seen.keys().next().value);
+}
+
+// The lines to show, those the bar's number comes from: the server's, or
+// the last seen for this position.
+function currentLines() {
+  const st = ui.st;
+  const lines = serverLines(st);
+  return lines.length ? lines : ui.seen.get(positionKey(st)) || [];
 }
 
 // The evaluation after each number of moves, the result of a finished
@@ -575,6 +614,8 @@ function analysisRunning() {
   return !!(s && s.purpose === 'analyse' && s.movetime == null);
 }
 
+function analysisOn() { return ui.analysing || analysisRunning(); }
+
 function render() {
   const st = ui.st;
   if (!st) return;
@@ -600,7 +641,7 @@ function render() {
   $('btn-hint').disabled = !!st.outcome;
   $('btn-go').disabled = !!st.outcome;
   // The Analyse button says what a press does.
-  const analysing = analysisRunning();
+  const analysing = analysisOn();
   $('btn-analyse').disabled = !!st.outcome;
   $('btn-analyse').classList.toggle('active', analysing);
   $('btn-analyse').textContent = analysing ? 'Stop analysis' : 'Analyse';
@@ -678,7 +719,7 @@ function setupControls() {
   bind('black-player', 'black', () => { ui.paused = false; });
   bind('level', 'level');
   bind('movetime', 'movetime');
-  bind('multipv', 'multipv');
+  bind('multipv', 'multipv', () => { if (analysisRunning()) startAnalysis(); });
   bind('auto-eval', 'autoEval');
   $('btn-new').addEventListener('click', () => {
     ui.paused = false;
@@ -700,16 +741,27 @@ function setupControls() {
   });
   $('btn-undo').addEventListener('click', () => { ui.paused = true; act('undo', { count: undoCount() }); });
   $('btn-redo').addEventListener('click', () => { ui.paused = true; act('redo', { count: redoCount() }); });
-  $('btn-hint').addEventListener('click', () => act('go', { purpose: 'hint', level: 20, movetime: Number(cfg.movetime) }));
+  // A hint replaces the analysis (its line starts with the same move).
+  $('btn-hint').addEventListener('click', () => {
+    ui.analysing = false;
+    act('go', { purpose: 'hint', level: 20, movetime: Number(cfg.movetime) });
+  });
   $('btn-go').addEventListener('click', () => {
     ui.paused = false;
     act('go', { purpose: 'play', level: Number(cfg.level), movetime: Number(cfg.movetime) });
   });
-  $('btn-stop').addEventListener('click', () => { ui.paused = true; act('stop'); });
+  $('btn-stop').addEventListener('click', () => { ui.paused = true; ui.analysing = false; act('stop'); });
+  // The analysis goes on from position to position until stopped. As the
+  // button says: a short evaluation under way is no analysis.
   $('btn-analyse').addEventListener('click', () => {
-    // As the button says: a short evaluation under way is no analysis.
-    if (analysisRunning()) act('stop');
-    else act('go', { purpose: 'analyse', multipv: Number(cfg.multipv) });
+    if (analysisOn()) {
+      ui.analysing = false;
+      if (analysisRunning()) act('stop'); else render();
+    } else {
+      ui.analysing = true;
+      render();
+      startAnalysis();
+    }
   });
   $('btn-flip').addEventListener('click', () => { cfg.flip = !cfg.flip; saveConfig(); render(); });
   $('btn-setup').addEventListener('click', () => {
@@ -742,6 +794,8 @@ async function start() {
       try { st = await post('state', { session: id }); } catch (_) { st = null; }
     }
     if (!st) st = await openSession(saved);
+    // An analysis still running (a reload) goes on.
+    ui.analysing = !!(st.search && st.search.purpose === 'analyse' && st.search.movetime == null);
     apply(st, ++ui.sent);
   } catch (e) {
     showError(e.message);

@@ -2,7 +2,8 @@
 //! phone held upright and the same phone held sideways: the board's
 //! size, its points' tap targets, the coordinates (readable, never under
 //! a piece or a ring), controls that stay where they are while the engine
-//! works, the Analyse button, the analysis after Undo. Each test prints its figures
+//! works, the Analyse button, the analysis after Undo, and the hands of
+//! the 12-piece rule sets. Each test prints its figures
 //! (`--nocapture`), and saves screenshots to look at in target/screens/.
 //!
 //! Ignored unless asked for, as they need Chromium: `cargo test --test
@@ -10,8 +11,15 @@
 
 use std::path::PathBuf;
 
-use crate::chromium::{DESKTOP, LARGE, PHONE, PHONE_LANDSCAPE, Page};
+use crate::chromium::{DESKTOP, LARGE, PHONE, PHONE_LANDSCAPE, Page, Screen};
 use serde_json::Value;
+
+/// A narrower phone than `PHONE`, for the hands.
+const SMALL_PHONE: Screen = Screen {
+    width: 360,
+    height: 740,
+    mobile: true,
+};
 
 /// Eight placements on the edge points, next to the coordinates, the
 /// last one (its ring the widest mark) on a4, beside the `4`.
@@ -311,4 +319,49 @@ fn the_analysis_goes_on_after_undo_and_its_line_agrees_with_the_bar() {
     page.cdp.click("#btn-undo");
     page.wait_plies("the undo", 1);
     agree(&mut page, "the line after the second undo");
+}
+
+#[test]
+#[ignore = "needs Chromium: cargo test --test web -- --include-ignored"]
+fn the_hands_of_twelve_pieces_keep_to_one_row_on_a_phone() {
+    for (screen, name) in [
+        (PHONE, "390x844"),
+        (SMALL_PHONE, "360x740"),
+        (PHONE_LANDSCAPE, "844x390"),
+    ] {
+        let mut page = Page::open(screen);
+        page.two_humans();
+        new_game(&mut page, "nine", &[]);
+        let nine = boxes(&mut page);
+        for variant in ["twelve", "morabaraba"] {
+            new_game(&mut page, variant, &[]);
+            assert_eq!(page.cdp.count("#hand-top .stone"), 12);
+            let twelve = boxes(&mut page);
+            println!(
+                "{name} {variant}: hands {} {}, board {} (nine: {} {}, {})",
+                twelve["hand-top"],
+                twelve["hand-bottom"],
+                twelve["board"],
+                nine["hand-top"],
+                nine["hand-bottom"],
+                nine["board"]
+            );
+            if variant == "twelve" {
+                save(&mut page, &format!("{name}-twelve-start"));
+            }
+            for part in ["hand-top", "hand-bottom"] {
+                let height = |b: &Value| f(&b[part][3]) - f(&b[part][1]);
+                assert!(
+                    height(&twelve) <= height(&nine) + 0.5,
+                    "{name} {variant}: {part} is {} px high, {} in nine",
+                    height(&twelve),
+                    height(&nine)
+                );
+            }
+            assert_eq!(
+                twelve["board"], nine["board"],
+                "{name} {variant}: the board moved"
+            );
+        }
+    }
 }

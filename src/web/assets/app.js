@@ -339,11 +339,14 @@ function hand(side) {
   label.textContent = (side === 'white' ? 'White' : 'Black') + ' (' + controller(side) + ')';
   if (st.side === side && !st.outcome) label.className = 'to-move';
   box.appendChild(label);
+  const stones = document.createElement('span');
+  stones.className = 'stones';
   for (let i = 0; i < st.in_hand[idx]; i++) {
     const s = document.createElement('span');
     s.className = 'stone ' + side;
-    box.appendChild(s);
+    stones.appendChild(s);
   }
+  box.appendChild(stones);
   const count = document.createElement('span');
   count.textContent = st.in_hand[idx] ? st.in_hand[idx] + ' in hand' : 'none in hand';
   box.appendChild(count);

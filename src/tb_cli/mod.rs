@@ -414,6 +414,21 @@ fn print_reports(
             h.max_loss
         );
     }
+    if let Some(r) = reports.first() {
+        let [scan, solve, write] = r.steps;
+        eprintln!(
+            "tb build: {}-{}: scan {:.1} s (CPU {:.1} s), retrograde {:.1} s (CPU {:.1} s), \
+             write {:.1} s (CPU {:.1} s)",
+            r.own.max(r.opp),
+            r.own.min(r.opp),
+            scan.wall,
+            scan.cpu,
+            solve.wall,
+            solve.cpu,
+            write.wall,
+            write.cpu
+        );
+    }
     Ok(())
 }
 

@@ -43,7 +43,9 @@ use crate::tb::mapped::MappedTable;
 use crate::tb::nmove::NMoveLimits;
 use crate::tb::rules::TbRules;
 use crate::tb::value::{self, Value};
-use crate::tb::work::{Event, check_memory, peak_memory, reset_peak_memory, working_table};
+use crate::tb::work::{
+    Event, check_memory, cpu_seconds, peak_memory, reset_peak_memory, working_table,
+};
 use code::Code;
 pub use moves::Child;
 use moves::Mover;
@@ -61,6 +63,26 @@ pub struct Report {
     pub peak_bytes: u64,
     /// The bytes the pair's tables took in memory.
     pub table_bytes: u64,
+    /// Seconds of the pair's steps, wall and CPU (the process's, every
+    /// thread's): the scan, the retrograde step, and writing the files.
+    pub steps: [Step; 3],
+}
+
+/// The time one step of a build took.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Step {
+    pub wall: f64,
+    pub cpu: f64,
+}
+
+impl Step {
+    /// The step from `start` to `end`, each (wall, CPU) seconds.
+    fn between(start: (f64, f64), end: (f64, f64)) -> Step {
+        Step {
+            wall: end.0 - start.0,
+            cpu: end.1 - start.1,
+        }
+    }
 }
 
 /// How to build.
@@ -174,6 +196,8 @@ fn build_with(
         ));
     }
     let started = Instant::now();
+    let cpu_started = cpu_seconds();
+    let clock = || (started.elapsed().as_secs_f64(), cpu_seconds() - cpu_started);
     reset_peak_memory();
     let m = Mover::new(rules);
     let mut sides = open_sides(kind, rules, limits, own, opp, opts)?;
@@ -187,6 +211,7 @@ fn build_with(
     for side in &mut sides {
         scan::scan(kind, &m, side, opts.threads.max(1), progress);
     }
+    let scanned = clock();
 
     // 2. Level by level.
     // How many positions will be resolved is not known in advance.
@@ -203,14 +228,21 @@ fn build_with(
     for side in &mut sides {
         code::settle(&mut side.values);
     }
+    let solved = clock();
 
     // 3. Write, with the per-class counts in the header.
     let mut reports = write_sides(kind, rules, limits, &sides, opts)?;
-    let seconds = started.elapsed().as_secs_f64();
+    let written = clock();
+    let seconds = written.0;
     let peak = peak_memory();
     for r in &mut reports {
         r.seconds = seconds;
         r.peak_bytes = peak;
+        r.steps = [
+            Step::between((0.0, 0.0), scanned),
+            Step::between(scanned, solved),
+            Step::between(solved, written),
+        ];
     }
     Ok(reports)
 }
@@ -413,6 +445,7 @@ fn write_sides(
             seconds: 0.0,
             peak_bytes: 0,
             table_bytes,
+            steps: [Step::default(); 3],
         });
     }
     Ok(reports)

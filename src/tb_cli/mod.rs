@@ -415,18 +415,17 @@ fn print_reports(
         );
     }
     if let Some(r) = reports.first() {
-        let [scan, solve, write] = r.steps;
+        let names = ["open", "scan", "retrograde", "write"];
+        let steps: Vec<String> = names
+            .iter()
+            .zip(r.steps)
+            .map(|(name, s)| format!("{name} {:.1} s (CPU {:.1} s)", s.wall, s.cpu))
+            .collect();
         eprintln!(
-            "tb build: {}-{}: scan {:.1} s (CPU {:.1} s), retrograde {:.1} s (CPU {:.1} s), \
-             write {:.1} s (CPU {:.1} s)",
+            "tb build: {}-{}: {}",
             r.own.max(r.opp),
             r.own.min(r.opp),
-            scan.wall,
-            scan.cpu,
-            solve.wall,
-            solve.cpu,
-            write.wall,
-            write.cpu
+            steps.join(", ")
         );
     }
     Ok(())

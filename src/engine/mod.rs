@@ -350,6 +350,22 @@ impl Engine {
         }
     }
 
+    /// Waits until the background check of the databases in use is over,
+    /// or `timeout` has passed: whether it is over, and how far it has
+    /// come (`None`: no databases in use).
+    pub fn wait_for_tablebases_within(
+        &self,
+        timeout: std::time::Duration,
+    ) -> (bool, Option<crate::tb::probe::CheckProgress>) {
+        match &self.tablebases {
+            None => (true, None),
+            Some(tb) => (
+                tb.wait_for_checks_within(timeout),
+                Some(tb.check_progress()),
+            ),
+        }
+    }
+
     /// The databases in use, if any.
     pub fn tablebases(&self) -> Option<&Tablebases> {
         self.tablebases.as_deref()

@@ -21,6 +21,8 @@
 //!   fitted to the databases' values).
 //! - [`host`]: at the bottom, what a job on the only thread (WebAssembly)
 //!   asks of its host: to hear the lines that came meanwhile.
+//! - `wasm` (WebAssembly only): the module's entry points, the protocol
+//!   over lines handed in by the JavaScript host (protocol.md, §13).
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
@@ -38,5 +40,7 @@ pub mod tb;
 pub mod tb_cli;
 #[cfg(not(target_family = "wasm"))]
 pub mod tune;
+#[cfg(target_family = "wasm")]
+mod wasm;
 #[cfg(not(target_family = "wasm"))]
 pub mod web;

@@ -25,6 +25,8 @@ const ENOSYS = 52;
 
 async function run(setup, post) {
   const fs = node ? await import('node:fs') : null;
+  // Node before 19 has Web Crypto only as a module.
+  const webcrypto = globalThis.crypto ?? (await import('node:crypto')).webcrypto;
   const ring = setup.ring ? new InputRing(setup.ring) : null;
   if (ring) ring.onRoom = () => post({ room: true });
 
@@ -91,7 +93,7 @@ async function run(setup, post) {
     },
     random_get(ptr, len) {
       for (let at = 0; at < len; at += 65536) {
-        crypto.getRandomValues(memory().subarray(ptr + at, ptr + Math.min(len, at + 65536)));
+        webcrypto.getRandomValues(memory().subarray(ptr + at, ptr + Math.min(len, at + 65536)));
       }
       return 0;
     },

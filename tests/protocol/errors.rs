@@ -340,7 +340,7 @@ fn a_refused_command_line_fails_on_stderr() {
 /// allocator cannot give where more is (the limit refuses the mapping).
 #[test]
 fn a_hash_table_beyond_the_free_memory_is_refused() {
-    if common::native_only("`ulimit -v` limits the binary; in WebAssembly, Hash stops at 2048 MB") {
+    if common::native_only("`ulimit -v` limits the binary; in WebAssembly, Hash stops at 1024 MB") {
         return;
     }
     let mut limited = Command::new("sh");

@@ -93,18 +93,16 @@ fn go_infinite_answers_isready_and_holds_changes_until_stop() {
         "{before:?}"
     );
     // A change waits for the search, which only `stop` ends: it says so,
-    // once, and the lines after it wait behind it. (The search's progress
-    // may come at any time: its first iterations take a millisecond or
-    // so, and `readyok` does not wait for them.)
-    let answers = |engine: &mut Engine| -> Vec<String> {
-        let lines = engine.sync();
-        lines
+    // once, and the lines after it wait behind it.
+    // (The running search's own `info depth` lines may come at any time.)
+    let not_search = |reply: Vec<String>| -> Vec<String> {
+        reply
             .into_iter()
-            .filter(|l| !l.starts_with("info depth "))
+            .filter(|l| !l.starts_with("info depth"))
             .collect()
     };
     engine.send("position startpos moves d7");
-    let reply = answers(&mut engine);
+    let reply = not_search(engine.sync());
     assert_eq!(
         reply,
         ["info string `position` waits for the running search, which ends with `stop`"],
@@ -112,7 +110,7 @@ fn go_infinite_answers_isready_and_holds_changes_until_stop() {
     );
     for line in ["setoption name Hash value 16", "d", "go depth 1"] {
         engine.send(line);
-        let reply = answers(&mut engine);
+        let reply = not_search(engine.sync());
         assert!(reply.is_empty(), "`{line}` while a change waits: {reply:?}");
     }
     engine.send("stop");

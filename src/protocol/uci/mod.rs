@@ -443,9 +443,7 @@ impl Dialect for Session {
     /// stopped, as nothing can send it any more.
     fn finish(&mut self) {
         loop {
-            if self.open_ended() {
-                self.engine.stop();
-            }
+            self.stop_open_ended();
             self.engine.wait();
             if self.pending.is_empty() {
                 return;
@@ -453,6 +451,12 @@ impl Dialect for Session {
             if self.run_pending() == Flow::Quit {
                 return;
             }
+        }
+    }
+
+    fn stop_open_ended(&mut self) {
+        if self.open_ended() {
+            self.engine.stop();
         }
     }
 

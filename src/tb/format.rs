@@ -1,14 +1,21 @@
-//! The database file format, version 1, and the values it stores. Two
+//! The database file format, version 2, and the values it stores. Two
 //! kinds of file per subspace, both one byte per slot of the subspace's
 //! index (see `index.rs`): `mulino-W-B.tb`, the value and the distance to
 //! the end of the game, and `mulino-W-B.dtz`, the distance to the next
 //! removal, which the N-move rules need (below).
 //!
+//! Version 2 orders a moving-phase file's slots by the symmetry class of
+//! the side not to move (version 1: of the side to move), which is what
+//! lets the builder find a position's predecessors, and its removals'
+//! positions, in one block of a table (`index.rs`); the placing layers
+//! are laid out as before. A file of another version is refused, with a
+//! word to rebuild it.
+//!
 //! A 128-byte header, then the slot bytes, little-endian throughout:
 //!
 //! ```text
 //!   0  8  magic "MULINOTB"
-//!   8  4  format version (1)
+//!   8  4  format version (2)
 //!  12  1  own pieces W (side to move)      13  1  opponent pieces B
 //!  14  1  flying (0/1)                     15  1  fly at (pieces)
 //!  16  1  diagonal lines (0/1)             17  1  mill pieces always removable (0/1)
@@ -90,7 +97,7 @@ use super::trust::Checked;
 use super::value::Value;
 
 pub const MAGIC: &[u8; 8] = b"MULINOTB";
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 pub const HEADER_LEN: usize = 128;
 
 /// What a file's slot bytes count.
@@ -210,16 +217,21 @@ pub struct Header {
 impl Header {
     /// Counts one class of value `v`.
     pub fn count(&mut self, v: Value) {
+        self.count_many(v, 1);
+    }
+
+    /// Counts `n` classes of value `v` (at least one).
+    pub fn count_many(&mut self, v: Value, n: u64) {
         match v {
             Value::Win(d) => {
-                self.wins += 1;
+                self.wins += n;
                 self.max_win = self.max_win.max(d);
             }
             Value::Loss(d) => {
-                self.losses += 1;
+                self.losses += n;
                 self.max_loss = self.max_loss.max(d);
             }
-            Value::Draw => self.draws += 1,
+            Value::Draw => self.draws += n,
         }
     }
 

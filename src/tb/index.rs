@@ -2,13 +2,17 @@
 //! (and a few spare slots).
 //!
 //! A position of subspace `W-B` is the set `own` of the `W` pieces of the
-//! side to move and the set `opp` of the opponent's `B` pieces. Its slot is
-//! `class(own) * C(24 - W, B) + rank(opp among the free points)`, where
-//! `class(own)` numbers the sets of `W` points that are the least (as
-//! bitboard words) of their orbit under the 16 symmetries. A position is
-//! first moved by a symmetry that makes `own` canonical; when that set has
-//! symmetries of its own (a stabiliser), `opp` is then replaced by its
-//! least image under them. Slots whose `opp` is not that least image hold
+//! side to move and the set `opp` of the opponent's `B` pieces. One of
+//! the two is the *major* set, the other the *minor* one: in the moving
+//! phase the major set is `opp`, the side not to move's (format version
+//! 2; version 1 had `own`), in the placing phase's sectors `own`. The
+//! slot is `class(major) * C(24 - M, m) + rank(minor among the free
+//! points)` (`M` and `m` the sets' counts), where `class(major)` numbers
+//! the sets of `M` points that are the least (as bitboard words) of their
+//! orbit under the 16 symmetries. A position is first moved by a symmetry
+//! that makes the major set canonical; when that set has symmetries of
+//! its own (a stabiliser), the minor set is then replaced by its least
+//! image under them. Slots whose minor set is not that least image hold
 //! no class and stay unused (they read as draws and are never counted):
 //! about 1% of the slots for 9 pieces, more for small counts.
 //!
@@ -223,43 +227,65 @@ impl PieceSets {
 }
 
 /// One subspace: `own` pieces for the side to move, `opp` for the other.
+///
+/// Its slots are grouped in blocks, one per symmetry class of one side's
+/// set, the *major* set; within a block, the other (*minor*) set by its
+/// rank among the points the major set leaves free. A moving-phase
+/// subspace ([`Subspace::new`]) is major by the set of the side *not* to
+/// move: the positions a move leads to from one position, and those an
+/// un-move leads back to, keep the set of the side that did not move, so
+/// each lies in one block of the other table of the pair (the builder's
+/// lever; `tb::moving::build`). A placing sector ([`Subspace::with_counts`])
+/// is major by the side to move's set (`tb::placing::build` walks it by
+/// the other's). [`Subspace::index`] and [`Subspace::position`] speak of
+/// the side to move and the other either way; the class-level calls
+/// (`canonical_major`, `index_in_class`, `for_each_in_class`, ...) of the
+/// major and the minor set.
 #[derive(Clone, Debug)]
 pub struct Subspace {
     pub own: u8,
     pub opp: u8,
+    /// Whether the side to move's set is the major one.
+    mover_major: bool,
+    /// The symmetry classes of the major set.
     sets: Arc<PieceSets>,
-    /// Slots per class of `own`: C(24 - own, opp).
+    /// The minor set's count.
+    minor: u8,
+    /// Slots per class of the major set: C(24 - major, minor).
     per_class: u64,
 }
 
 impl Subspace {
-    /// The subspace, if both counts are in `3..=9`.
+    /// The moving-phase subspace, if both counts are in `3..=9`: major by
+    /// the set of the side not to move.
     pub fn new(own: u8, opp: u8) -> Option<Subspace> {
         let ok = |n| (MIN_PIECES..=MAX_PIECES).contains(&n);
         if !ok(own) || !ok(opp) {
             return None;
         }
-        Some(Subspace {
-            own,
-            opp,
-            sets: PieceSets::get(own),
-            per_class: BINOM[24 - own as usize][opp as usize],
-        })
+        Some(Subspace::laid_out(own, opp, false))
     }
 
     /// A sector of the placing phase: `own` and `opp` pieces on the board,
-    /// any counts from 0 to 12 (at most 24 together), indexed like a
-    /// subspace of the moving phase.
+    /// any counts from 0 to 12 (at most 24 together), major by the side
+    /// to move's set.
     pub fn with_counts(own: u8, opp: u8) -> Option<Subspace> {
         if own > 12 || opp > 12 || own + opp > 24 {
             return None;
         }
-        Some(Subspace {
+        Some(Subspace::laid_out(own, opp, true))
+    }
+
+    fn laid_out(own: u8, opp: u8, mover_major: bool) -> Subspace {
+        let (major, minor) = if mover_major { (own, opp) } else { (opp, own) };
+        Subspace {
             own,
             opp,
-            sets: PieceSets::get(own),
-            per_class: BINOM[24 - own as usize][opp as usize],
-        })
+            mover_major,
+            sets: PieceSets::get(major),
+            minor,
+            per_class: BINOM[24 - major as usize][minor as usize],
+        }
     }
 
     /// The number of slots.
@@ -271,10 +297,36 @@ impl Subspace {
         self.len() == 0
     }
 
-    /// The symmetry taking `own` to its canonical set, and that set's class.
+    /// Whether the side to move's set is the major one (a placing
+    /// sector), not the other's (a moving-phase subspace).
     #[inline]
-    pub fn canonical_own(&self, own: Bitboard) -> (usize, usize) {
-        let packed = self.sets.lookup[colex_rank(own.0) as usize];
+    pub fn is_mover_major(&self) -> bool {
+        self.mover_major
+    }
+
+    /// The major and the minor set of the position `own` to move against
+    /// `opp`.
+    #[inline]
+    pub fn split(&self, own: Bitboard, opp: Bitboard) -> (Bitboard, Bitboard) {
+        if self.mover_major {
+            (own, opp)
+        } else {
+            (opp, own)
+        }
+    }
+
+    /// The position (`own` to move, `opp`) of a major and a minor set.
+    #[inline]
+    pub fn join(&self, major: Bitboard, minor: Bitboard) -> (Bitboard, Bitboard) {
+        // Its own inverse.
+        self.split(major, minor)
+    }
+
+    /// The symmetry taking a major set to its canonical set, and that
+    /// set's class.
+    #[inline]
+    pub fn canonical_major(&self, major: Bitboard) -> (usize, usize) {
+        let packed = self.sets.lookup[colex_rank(major.0) as usize];
         ((packed >> 4) as usize, (packed & 15) as usize)
     }
 
@@ -284,27 +336,32 @@ impl Subspace {
     pub fn index(&self, own: Bitboard, opp: Bitboard) -> u64 {
         debug_assert_eq!(own.count(), self.own as u32);
         debug_assert_eq!(opp.count(), self.opp as u32);
-        let (class, s) = self.canonical_own(own);
-        self.index_in_class(class, symmetry::apply(s, opp))
+        let (major, minor) = self.split(own, opp);
+        let (class, s) = self.canonical_major(major);
+        self.index_in_class(class, symmetry::apply(s, minor))
     }
 
-    /// The slot of canonical `own` class `class` against `opp` (already
-    /// moved by the symmetry that made `own` canonical).
+    /// The slot of the canonical major set of class `class` against the
+    /// minor set `minor` (already moved by the symmetry that made the
+    /// major set canonical).
     #[inline]
-    pub fn index_in_class(&self, class: usize, opp: Bitboard) -> u64 {
-        let own = self.sets.canon[class];
-        let opp = self.least_under_stabiliser(class, opp);
-        class as u64 * self.per_class + rank_among_free(opp.0, own)
+    pub fn index_in_class(&self, class: usize, minor: Bitboard) -> u64 {
+        let major = self.sets.canon[class];
+        let minor = self.least_minor(class, minor);
+        class as u64 * self.per_class + rank_among_free(minor.0, major)
     }
 
+    /// The least image of `minor` under the symmetries that fix the
+    /// canonical major set of class `class` (`minor` itself where none
+    /// but the identity does).
     #[inline]
-    fn least_under_stabiliser(&self, class: usize, opp: Bitboard) -> Bitboard {
+    pub fn least_minor(&self, class: usize, minor: Bitboard) -> Bitboard {
         let mut stab = self.sets.stabiliser[class];
-        let mut least = opp;
+        let mut least = minor;
         while stab != 0 {
             let s = stab.trailing_zeros() as usize;
             stab &= stab - 1;
-            let img = symmetry::apply(s, opp);
+            let img = symmetry::apply(s, minor);
             if img.0 < least.0 {
                 least = img;
             }
@@ -312,29 +369,29 @@ impl Subspace {
         least
     }
 
-    /// The slots of class `class` against `opp` with one point more, for
+    /// The slots of class `class` against `minor` with one point more, for
     /// the points free of both (see [`PlusOne`]); `None` where the class's
     /// set has symmetries of its own (then `index_in_class` must choose
     /// the least image).
     #[inline]
-    pub fn plus_one(&self, class: usize, opp: Bitboard) -> Option<PlusOne> {
+    pub fn plus_one(&self, class: usize, minor: Bitboard) -> Option<PlusOne> {
         if self.sets.stabiliser[class] != 0 {
             return None;
         }
-        let own = self.sets.canon[class];
+        let major = self.sets.canon[class];
         let mut ranks = PlusOne {
             base: class as u64 * self.per_class,
-            own,
-            opp: opp.0,
+            major,
+            minor: minor.0,
             lo: [0; 13],
             hi: [0; 13],
         };
-        // lo[i]: the first i points of `opp` at their own places in the
+        // lo[i]: the first i points of `minor` at their own places in the
         // colex sum; hi[i]: the others, each one place up.
         let mut n = 0;
         let mut compact = [0usize; 12];
-        for p in opp {
-            compact[n] = free_below(p.index() as u32, own);
+        for p in minor {
+            compact[n] = free_below(p.index() as u32, major);
             ranks.lo[n + 1] = ranks.lo[n] + BINOM[compact[n]][n + 1];
             n += 1;
         }
@@ -344,55 +401,75 @@ impl Subspace {
         Some(ranks)
     }
 
-    /// The canonical set of class `class`.
+    /// The canonical major set of class `class`.
     #[inline]
-    pub fn own_set(&self, class: usize) -> Bitboard {
+    pub fn major_set(&self, class: usize) -> Bitboard {
         Bitboard(self.sets.canon[class])
     }
 
-    /// The number of classes of the side to move's set.
-    pub fn own_classes(&self) -> usize {
+    /// The number of classes of the major set.
+    pub fn major_classes(&self) -> usize {
         self.sets.classes()
     }
 
-    /// Slots per class of the side to move's set.
+    /// Slots per class of the major set.
     pub fn per_class(&self) -> u64 {
         self.per_class
     }
 
-    /// The position stored in a slot (`own`, `opp`).
-    pub fn position(&self, index: u64) -> (Bitboard, Bitboard) {
+    /// The major and the minor set stored in a slot.
+    #[inline]
+    pub fn major_minor(&self, index: u64) -> (Bitboard, Bitboard) {
         let class = (index / self.per_class) as usize;
-        let own = self.sets.canon[class];
-        let compact = colex_unrank(index % self.per_class, self.opp as usize);
-        (Bitboard(own), Bitboard(expand(compact, own)))
+        let major = self.sets.canon[class];
+        let compact = colex_unrank(index % self.per_class, self.minor as usize);
+        (Bitboard(major), Bitboard(expand(compact, major)))
     }
 
-    /// Whether class `class`'s own set has no symmetry of its own: then
-    /// distinct positions with that own set (or, in the other subspace
-    /// of a pair, with that set as the opponent's) have distinct slots.
+    /// The position stored in a slot (`own`, `opp`).
+    #[inline]
+    pub fn position(&self, index: u64) -> (Bitboard, Bitboard) {
+        let (major, minor) = self.major_minor(index);
+        self.join(major, minor)
+    }
+
+    /// Whether class `class`'s major set has no symmetry of its own: then
+    /// distinct minor sets against it have distinct slots.
     #[inline]
     pub fn is_asymmetric(&self, class: usize) -> bool {
         self.sets.stabiliser[class] == 0
     }
 
-    /// Whether the slot holds a class (its `opp` is the least under the
-    /// stabiliser of its `own`), given the position it stores.
+    /// Whether the slot of class `class` against `minor` holds a class
+    /// (`minor` is the least under the stabiliser of the major set).
     #[inline]
-    pub fn is_canonical(&self, class: usize, opp: Bitboard) -> bool {
-        self.sets.stabiliser[class] == 0 || self.least_under_stabiliser(class, opp) == opp
+    pub fn is_canonical(&self, class: usize, minor: Bitboard) -> bool {
+        self.sets.stabiliser[class] == 0 || self.least_minor(class, minor) == minor
     }
 
-    /// Calls `f(index, opp)` for every slot of class `class`, in index order.
+    /// The number of slots that hold no class (their minor set is not the
+    /// least under the symmetries of their major set).
+    pub fn unused_slots(&self) -> u64 {
+        let mut unused = 0;
+        for class in (0..self.major_classes()).filter(|&c| !self.is_asymmetric(c)) {
+            self.for_each_in_class(class, |_, minor| {
+                unused += !self.is_canonical(class, minor) as u64;
+            });
+        }
+        unused
+    }
+
+    /// Calls `f(index, minor)` for every slot of class `class`, in index
+    /// order.
     pub fn for_each_in_class(&self, class: usize, mut f: impl FnMut(u64, Bitboard)) {
-        let own = self.sets.canon[class];
+        let major = self.sets.canon[class];
         let mut free = [0u8; 24];
         let mut n = 0;
-        for p in !Bitboard(own) {
+        for p in !Bitboard(major) {
             free[n] = p.index() as u8;
             n += 1;
         }
-        let k = self.opp as u32;
+        let k = self.minor as u32;
         let base = class as u64 * self.per_class;
         if k == 0 {
             // One set, the empty one (placing sectors; Gosper's hack
@@ -405,13 +482,13 @@ impl Subspace {
         let mut compact: u32 = (1 << k) - 1;
         let mut rank = 0;
         while compact < 1 << n {
-            let mut opp = 0u32;
+            let mut minor = 0u32;
             let mut rest = compact;
             while rest != 0 {
-                opp |= 1 << free[rest.trailing_zeros() as usize];
+                minor |= 1 << free[rest.trailing_zeros() as usize];
                 rest &= rest - 1;
             }
-            f(base + rank, Bitboard(opp));
+            f(base + rank, Bitboard(minor));
             rank += 1;
             let c = compact & compact.wrapping_neg();
             let r = compact + c;
@@ -422,9 +499,10 @@ impl Subspace {
 
 impl Subspace {
     /// Calls `each(state, slot, own, opp)` for every slot that holds a
-    /// class, the classes shared out to `threads` threads, each with a
-    /// `state` of its own from `init` (a move list, counts); `class_done`
-    /// after each class (progress). Returns the threads' states.
+    /// class (`own` to move against `opp`), the classes of the major set
+    /// shared out to `threads` threads, each with a `state` of its own
+    /// from `init` (a move list, counts); `class_done` after each class
+    /// (progress). Returns the threads' states.
     pub fn par_classes<S: Send>(
         &self,
         threads: usize,
@@ -440,12 +518,13 @@ impl Subspace {
                     let mut state = init();
                     loop {
                         let class = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if class >= self.own_classes() {
+                        if class >= self.major_classes() {
                             break;
                         }
-                        let own = self.own_set(class);
-                        self.for_each_in_class(class, |idx, opp| {
-                            if self.is_canonical(class, opp) {
+                        let major = self.major_set(class);
+                        self.for_each_in_class(class, |idx, minor| {
+                            if self.is_canonical(class, minor) {
+                                let (own, opp) = self.join(major, minor);
                                 each(&mut state, idx, own, opp);
                             }
                         });
@@ -459,27 +538,27 @@ impl Subspace {
     }
 }
 
-/// The slots of one class against a set `opp` with one point added, each
-/// in a few operations: the rank of `opp` plus a point is the rank of the
-/// points below it, the new point's term, and the points above it each
-/// one place up. For the placing builder, which looks up every placement
-/// from one position.
+/// The slots of one class against a minor set with one point added, each
+/// in a few operations: the rank of the set plus a point is the rank of
+/// the points below it, the new point's term, and the points above it
+/// each one place up. For the placing builder, which looks up every
+/// placement from one position.
 #[derive(Clone, Copy, Debug)]
 pub struct PlusOne {
     base: u64,
-    own: u32,
-    opp: u32,
+    major: u32,
+    minor: u32,
     lo: [u64; 13],
     hi: [u64; 13],
 }
 
 impl PlusOne {
-    /// The slot of `opp` plus `p` (a point free of both sets).
+    /// The slot of the minor set plus `p` (a point free of both sets).
     #[inline]
     pub fn index(&self, p: crate::core::Point) -> u64 {
         let q = p.index() as u32;
-        let i = (self.opp & ((1u32 << q) - 1)).count_ones() as usize;
-        self.base + self.lo[i] + BINOM[free_below(q, self.own)][i + 1] + self.hi[i]
+        let i = (self.minor & ((1u32 << q) - 1)).count_ones() as usize;
+        self.base + self.lo[i] + BINOM[free_below(q, self.major)][i + 1] + self.hi[i]
     }
 }
 
@@ -608,14 +687,14 @@ mod tests {
     fn plus_one_agrees_with_the_index() {
         for (w, b) in [(3, 2), (5, 4), (8, 8), (9, 0), (2, 11)] {
             let sub = Subspace::with_counts(w, b + 1).unwrap();
-            for class in (0..sub.own_classes()).step_by(7) {
-                let own = sub.own_set(class);
+            for class in (0..sub.major_classes()).step_by(7) {
+                let own = sub.major_set(class);
                 if sub.plus_one(class, Bitboard::EMPTY).is_none() {
                     assert!(!sub.is_asymmetric(class));
                     continue;
                 }
                 let at = Subspace::with_counts(w, b).unwrap();
-                at.for_each_in_class(at.canonical_own(own).0, |idx, opp| {
+                at.for_each_in_class(at.canonical_major(own).0, |idx, opp| {
                     if idx % 5 != 0 {
                         return;
                     }
@@ -646,17 +725,21 @@ mod tests {
 
     #[test]
     fn index_round_trips_and_symmetric_images_share_a_slot() {
-        for (w, b) in [(3, 3), (4, 3), (3, 5), (5, 4)] {
-            let sub = Subspace::new(w, b).unwrap();
+        let moving = [(3, 3), (4, 3), (3, 5), (5, 4)].map(|(w, b)| Subspace::new(w, b).unwrap());
+        let placing = [(3, 3), (2, 5), (5, 4)].map(|(w, b)| Subspace::with_counts(w, b).unwrap());
+        for sub in moving.iter().chain(&placing) {
+            let (w, b) = (sub.own, sub.opp);
             let mut classes = 0u64;
-            for class in 0..sub.own_classes() {
+            for class in 0..sub.major_classes() {
                 let mut expected = class as u64 * sub.per_class();
-                sub.for_each_in_class(class, |index, opp| {
+                let major = sub.major_set(class);
+                sub.for_each_in_class(class, |index, minor| {
                     assert_eq!(index, expected);
                     expected += 1;
-                    let own = sub.own_set(class);
-                    assert_eq!(sub.position(index), (own, opp));
-                    if !sub.is_canonical(class, opp) {
+                    assert_eq!(sub.major_minor(index), (major, minor));
+                    let (own, opp) = sub.position(index);
+                    assert_eq!((own.count(), opp.count()), (w as u32, b as u32));
+                    if !sub.is_canonical(class, minor) {
                         return;
                     }
                     classes += 1;
@@ -669,10 +752,25 @@ mod tests {
                     }
                 });
             }
+            assert_eq!(expected_len(sub), sub.len());
             if (w, b) == (3, 3) {
-                // The published class count of 3-3.
+                // The published class count of 3-3, either way.
                 assert_eq!(classes, 140621 + 28736 + 269);
             }
         }
+        // The moving phase: major by the side not to move.
+        let sub = &moving[3];
+        let (own, opp) = sub.position(sub.per_class() * 5 + 17);
+        assert_eq!(sub.canonical_major(opp).0, 5);
+        assert_eq!(sub.split(own, opp), (opp, own));
+        assert_eq!(placing[2].split(own, opp), (own, opp));
+    }
+
+    fn expected_len(sub: &Subspace) -> u64 {
+        let (major, minor) = match sub.is_mover_major() {
+            true => (sub.own, sub.opp),
+            false => (sub.opp, sub.own),
+        };
+        PieceSets::get(major).classes() as u64 * BINOM[24 - major as usize][minor as usize]
     }
 }

@@ -58,6 +58,26 @@ pub fn peak_memory() -> u64 {
         .map_or(0, |kb| kb * 1024)
 }
 
+/// The process's CPU time so far, user and system together, seconds (0
+/// if unknown): Linux's `/proc/self/stat`, in clock ticks of 1/100 s.
+pub fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // The fields after the command name (which may hold blanks, inside
+    // parentheses): utime and stime are the 12th and 13th of them.
+    let Some((_, rest)) = stat.rsplit_once(')') else {
+        return 0.0;
+    };
+    let ticks: u64 = rest
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|t| t.parse::<u64>().ok())
+        .sum();
+    ticks as f64 / 100.0
+}
+
 /// What went wrong in one table.
 #[derive(Debug, Default)]
 pub struct Findings {

@@ -414,6 +414,20 @@ fn print_reports(
             h.max_loss
         );
     }
+    if let Some(r) = reports.first() {
+        let names = ["open", "scan", "retrograde", "write"];
+        let steps: Vec<String> = names
+            .iter()
+            .zip(r.steps)
+            .map(|(name, s)| format!("{name} {:.1} s (CPU {:.1} s)", s.wall, s.cpu))
+            .collect();
+        eprintln!(
+            "tb build: {}-{}: {}",
+            r.own.max(r.opp),
+            r.own.min(r.opp),
+            steps.join(", ")
+        );
+    }
     Ok(())
 }
 

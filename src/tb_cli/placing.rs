@@ -121,7 +121,7 @@ pub fn stats(dir: &Path, rules: TbRules) -> Result<()> {
         let t = PlacingLoaded::open(dir, rules, k)?;
         for s in &t.sectors {
             let mut counts = [0u64; 3];
-            for class in 0..s.sub.own_classes() {
+            for class in 0..s.sub.major_classes() {
                 s.sub.for_each_in_class(class, |idx, opp| {
                     if s.sub.is_canonical(class, opp) {
                         counts[get(t.table.slots(), s.first + idx) as usize] += 1;

@@ -2,13 +2,15 @@
 //! checked (`moving`), `.wdz` files (`wdz`), the placing phase's layers
 //! (`placing`: the placing databases, not the placing rules, which are the
 //! rules core's) and the engine playing from them (`play`), over small
-//! sets of files built once per run (`fixture`). One test binary:
+//! sets of files built once per run (`fixture`); `layout` compares files
+//! of this format with those of the one before. One test binary:
 //! `cargo test --test tb`.
 
 #[path = "../common/mod.rs"]
 mod common;
 
 mod fixture;
+mod layout;
 mod moving;
 mod placing;
 mod play;

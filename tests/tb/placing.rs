@@ -90,8 +90,8 @@ fn layers_agree_with_a_minimax_to_the_moving_phase() {
         let t = PlacingLoaded::open(dir, rules(), k).unwrap();
         let layer = Layer { k, max: MAX };
         for s in &t.sectors {
-            for class in (0..s.sub.own_classes()).step_by(7) {
-                let own = s.sub.own_set(class);
+            for class in (0..s.sub.major_classes()).step_by(7) {
+                let own = s.sub.major_set(class);
                 s.sub.for_each_in_class(class, |idx, opp| {
                     if !s.sub.is_canonical(class, opp) || idx % 5 != 0 {
                         return;

@@ -31,15 +31,35 @@ pub fn summarise(sub: &Subspace, values: &[u8], rules: TbRules) -> Header {
 /// longest distances. A `.dtz` table counts its decided classes as wins
 /// (it holds no sign); [`summarise_dtz`] splits them.
 fn summarise_kind(kind: Kind, sub: &Subspace, values: &[u8], rules: TbRules) -> Header {
+    let mut histogram = [0u64; 256];
+    for &b in values {
+        histogram[b as usize] += 1;
+    }
+    // The slots that hold no class are draws, and not counted.
+    histogram[0] -= sub.unused_slots();
+    header_of(kind, sub, rules, &histogram)
+}
+
+/// The header of a table of kind `kind` whose classes hold `histogram[b]`
+/// slots of byte `b` each (its checksum and limits still to be set).
+pub(crate) fn header_of(
+    kind: Kind,
+    sub: &Subspace,
+    rules: TbRules,
+    histogram: &[u64; 256],
+) -> Header {
     let mut h = empty_header(kind, sub, rules);
-    for_each_class(sub, |idx| {
+    for (byte, &n) in histogram.iter().enumerate() {
+        let byte = byte as u8;
         let v = match kind {
-            Kind::ToEnd | Kind::Placing => Value::decode(values[idx]),
-            Kind::ToRemoval => dtz_decode(values[idx]).map_or(Value::Draw, Value::Win),
-            Kind::UnderRule => wdz_decode(values[idx]),
+            Kind::ToEnd | Kind::Placing => Value::decode(byte),
+            Kind::ToRemoval => dtz_decode(byte).map_or(Value::Draw, Value::Win),
+            Kind::UnderRule => wdz_decode(byte),
         };
-        h.count(v);
-    });
+        if n > 0 {
+            h.count_many(v, n);
+        }
+    }
     h
 }
 
@@ -88,9 +108,9 @@ fn empty_header(kind: Kind, sub: &Subspace, rules: TbRules) -> Header {
 
 /// Calls `f(slot)` for every slot of `sub` that holds a class.
 fn for_each_class(sub: &Subspace, mut f: impl FnMut(usize)) {
-    for class in 0..sub.own_classes() {
-        sub.for_each_in_class(class, |idx, opp| {
-            if sub.is_canonical(class, opp) {
+    for class in 0..sub.major_classes() {
+        sub.for_each_in_class(class, |idx, minor| {
+            if sub.is_canonical(class, minor) {
                 f(idx as usize);
             }
         });

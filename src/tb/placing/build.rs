@@ -15,9 +15,18 @@
 //! (`walk_order`): for one class of it, every set of the side to move,
 //! whose moves all read the same few blocks, which stay in the cache.
 //! Only the one write per position lands anywhere in the layer, a byte a
-//! slot until the layer is packed. The moving phase is read from its
-//! `.tb` files (the sign of each value: their values from a counter of
-//! 0, see `placing/mod.rs`).
+//! slot until the layer is packed.
+//!
+//! Layer 17 reads the moving phase instead (the sign of each value, from
+//! a counter of 0, see `placing/mod.rs`), whose files are major by the
+//! side not to move (`index.rs`): after Black's last placement on `p`,
+//! White moves against Black's set plus `p`, so the positions one
+//! Black set leads to lie in one block of the moving file per point `p`
+//! (and one more per `p` after a removal). That layer is walked by the
+//! side to move's class instead, its own layout (`moving_sector`): for
+//! one Black class, one point `p` at a time over every White set against
+//! it, each point's block in the cache while it is read; the values are
+//! written in order.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -55,15 +64,12 @@ pub struct LayerReport {
 }
 
 /// Where the positions one placement later are: the next layer's packed
-/// values, or, after the last placement, the moving phase's tables.
-enum Next<'a> {
-    Layer {
-        sectors: Vec<Sector>,
-        /// The sector of each (side to move, other) count, if any.
-        lookup: SectorIndex,
-        bytes: &'a [u8],
-    },
-    Moving(&'a MovingTables),
+/// values (layer 17 reads the moving phase's tables, `moving_sector`).
+struct Next<'a> {
+    sectors: Vec<Sector>,
+    /// The sector of each (side to move, other) count, if any.
+    lookup: SectorIndex,
+    bytes: &'a [u8],
 }
 
 /// The moving phase's tables that the last placement leads into, with
@@ -91,8 +97,6 @@ struct Block<'a> {
     symmetry: usize,
     /// The placer's set before its placement, moved by the symmetry.
     placer: Bitboard,
-    /// The moving phase's subspace, after the last placement.
-    moving: Option<&'a Child>,
     /// The slots of the placements, computed at once where the other
     /// side's set is canonical as it stands and has no symmetry of its own
     /// (the walk's order makes it so for the quiet placements).
@@ -125,10 +129,7 @@ impl Block<'_> {
 
     #[inline]
     fn read(&self, idx: u64) -> u8 {
-        match self.moving {
-            Some(t) => moving_code(t, idx),
-            None => get(self.bytes, self.first + idx),
-        }
+        get(self.bytes, self.first + idx)
     }
 }
 
@@ -175,7 +176,7 @@ impl<'a> Next<'a> {
     fn layer(layer: Layer, bytes: &'a [u8]) -> Next<'a> {
         let sectors = layer.sectors();
         let lookup = SectorIndex::new(&sectors);
-        Next::Layer {
+        Next {
             sectors,
             lookup,
             bytes,
@@ -187,41 +188,20 @@ impl<'a> Next<'a> {
     #[inline]
     fn block(&self, to_move: Bitboard, placer: Bitboard) -> Block<'_> {
         let (o, p) = (to_move.count() as usize, placer.count() as usize + 1);
-        match self {
-            Next::Layer {
-                sectors,
-                lookup,
-                bytes,
-            } => {
-                let s = &sectors[lookup.find(o, p).expect("the next layer has the sector")];
-                let (class, symmetry) = s.sub.canonical_own(to_move);
-                Block {
-                    bytes,
-                    first: s.first,
-                    sub: &s.sub,
-                    class,
-                    symmetry,
-                    placer: symmetry::apply(symmetry, placer),
-                    moving: None,
-                    plus: plus(&s.sub, class, symmetry, placer),
-                }
-            }
-            Next::Moving(tables) => {
-                let t = tables.subspaces[o * COUNTS + p]
-                    .as_ref()
-                    .expect("the moving tables were checked");
-                let (class, symmetry) = t.sub.canonical_own(to_move);
-                Block {
-                    bytes: t.slots(),
-                    first: 0,
-                    sub: &t.sub,
-                    class,
-                    symmetry,
-                    placer: symmetry::apply(symmetry, placer),
-                    moving: Some(t),
-                    plus: plus(&t.sub, class, symmetry, placer),
-                }
-            }
+        let s = &self.sectors[self
+            .lookup
+            .find(o, p)
+            .expect("the next layer has the sector")];
+        // A sector is major by the side to move.
+        let (class, symmetry) = s.sub.canonical_major(to_move);
+        Block {
+            bytes: self.bytes,
+            first: s.first,
+            sub: &s.sub,
+            class,
+            symmetry,
+            placer: symmetry::apply(symmetry, placer),
+            plus: plus(&s.sub, class, symmetry, placer),
         }
     }
 }
@@ -352,10 +332,10 @@ pub fn build_layer(
         opts.memory,
     )?;
     let next_table;
-    let moving;
+    let mut moving = None;
     let next = if k + 1 == super::LAYERS {
-        moving = open_moving(&opts.dir, rules, opts.limits, layer)?;
-        Next::Moving(&moving)
+        moving = Some(open_moving(&opts.dir, rules, opts.limits, layer)?);
+        None
     } else {
         next_table = open_layer(&opts.dir, rules, k + 1, opts.max)?;
         next_table.verify_checksum()?;
@@ -371,7 +351,7 @@ pub fn build_layer(
             k: k + 1,
             max: opts.max,
         };
-        Next::layer(next_layer, next_table.slots())
+        Some(Next::layer(next_layer, next_table.slots()))
     };
     // A byte a slot while building: the walk writes its slots in no
     // order, and a plain store to a byte of its own lets the processor
@@ -380,26 +360,40 @@ pub fn build_layer(
     let mut values: HugeTable<u8> = working_table(slots as usize, &opts.dir)?;
     progress(Event::Phase {
         label: "placing",
-        total: sectors.iter().map(|s| walk_order(s).len()).sum(),
+        total: match next {
+            Some(_) => sectors.iter().map(|s| walk_order(s).len()).sum(),
+            None => sectors.iter().map(|s| s.sub.len()).sum(),
+        },
     });
     let (_, opp_hand) = layer.hands();
     let g = Geometry::get(rules.diagonals);
-    let walker = Walker {
-        g,
-        remove_always: rules.remove_from_mills_always,
-        opp_hand,
-        next: &next,
-    };
     let counts = Mutex::new([0u64; 3]);
-    for sector in &sectors {
-        value_sector(
-            &walker,
-            sector,
-            atomic_u8(&mut values),
-            opts.threads.max(1),
-            &counts,
-            progress,
-        );
+    let threads = opts.threads.max(1);
+    match &next {
+        Some(next) => {
+            let walker = Walker {
+                g,
+                remove_always: rules.remove_from_mills_always,
+                opp_hand,
+                next,
+            };
+            for sector in &sectors {
+                let values = atomic_u8(&mut values);
+                value_sector(&walker, sector, values, threads, &counts, progress);
+            }
+        }
+        None => {
+            let moving = moving.as_ref().expect("layer 17 opened the moving tables");
+            let rules = LastRules {
+                g,
+                remove_always: rules.remove_from_mills_always,
+                opp_hand,
+            };
+            for sector in &sectors {
+                let values = &mut values[sector.first as usize..][..sector.sub.len() as usize];
+                moving_sector(&rules, moving, sector, values, threads, &counts, progress);
+            }
+        }
     }
     let bytes = pack(&mut values);
     let [draws, wins, losses] = counts.into_inner().expect("no panics");
@@ -470,6 +464,148 @@ fn value_sector(
         for (total, n) in c.iter_mut().zip(mine) {
             *total += n;
         }
+    }
+}
+
+/// The placing rules layer 17's walk needs.
+struct LastRules {
+    g: &'static Geometry,
+    remove_always: bool,
+    /// The pieces the side not to move holds (none, in the full layer).
+    opp_hand: u8,
+}
+
+/// Every class of one sector of layer 17 (Black to place its last
+/// piece), over the moving phase's tables, split over threads by class of
+/// the side to move (the sector's layout: `values` are the sector's
+/// slots, each class's written in order).
+///
+/// After a placement on `p`, White moves against Black's set plus `p`:
+/// the moving phase's file has that set major, so for one Black class
+/// every White set's reply through `p` (after a quiet placement, and after
+/// each removal when `p` closes a mill) lies in one block per table,
+/// placed by one symmetry. The walk takes one point at a time over all of
+/// the class's White sets, gathering the replies' values a bit each, and
+/// decides every position once all points are done.
+fn moving_sector(
+    rules: &LastRules,
+    moving: &MovingTables,
+    sector: &Sector,
+    values: &mut [u8],
+    threads: usize,
+    counts: &Mutex<[u64; 3]>,
+    progress: &(dyn Fn(Event) + Sync),
+) {
+    let sub = &sector.sub;
+    let per_class = sub.per_class() as usize;
+    // White (the side not to move) against Black's set plus one point:
+    // quiet, and after a removal (none: a removal leaves White too few
+    // pieces, and wins).
+    let table = |white: u8| {
+        let slot = white as usize * COUNTS + sector.own as usize + 1;
+        moving.subspaces.get(slot).and_then(|t| t.as_ref())
+    };
+    let quiet = table(sector.opp).expect("the moving tables were checked");
+    let removal = (sector.opp as u32 - 1 + rules.opp_hand as u32 >= 3)
+        .then(|| table(sector.opp - 1).expect("the moving tables were checked"));
+    let classes = sub.major_classes();
+    let chunks: Vec<(usize, &mut [u8])> = values.chunks_mut(per_class).enumerate().collect();
+    let chunks = Mutex::new(chunks);
+    let totals: Vec<[u64; 3]> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = [0u64; 3];
+                    // The class's White sets (0: a slot that holds no
+                    // class) and their replies, a bit a value.
+                    let mut white = vec![0u32; per_class];
+                    let mut replies = vec![0u8; per_class];
+                    loop {
+                        let Some((class, out)) = chunks.lock().expect("no panics").pop() else {
+                            break;
+                        };
+                        debug_assert!(class < classes);
+                        let black = sub.major_set(class);
+                        sub.for_each_in_class(class, |idx, w| {
+                            let e = idx as usize - class * per_class;
+                            white[e] = if sub.is_canonical(class, w) { w.0 } else { 0 };
+                        });
+                        replies.fill(0);
+                        let closers = rules.g.closing_points(black, !black);
+                        for p in !black {
+                            let placed = black.with(p);
+                            // Both tables are major by Black's set: one
+                            // symmetry and class for both.
+                            let (c, s) = quiet.sub.canonical_major(placed);
+                            let closes = closers.contains(p);
+                            for (e, &w) in white.iter().enumerate() {
+                                if w == 0 || w & (1 << p.index()) != 0 {
+                                    continue;
+                                }
+                                let img = symmetry::apply(s, Bitboard(w));
+                                if !closes {
+                                    let code = moving_code(quiet, quiet.sub.index_in_class(c, img));
+                                    replies[e] |= 1 << code;
+                                    continue;
+                                }
+                                let w = Bitboard(w);
+                                let removable = if rules.remove_always {
+                                    w
+                                } else {
+                                    let free = w & !rules.g.pieces_in_mills(w);
+                                    if free.nonempty() { free } else { w }
+                                };
+                                let Some(after) = removal else {
+                                    // White is left too few pieces.
+                                    replies[e] |= 1 << LOSS;
+                                    continue;
+                                };
+                                for x in removable {
+                                    let minor = img ^ symmetry::point_bits(s, x);
+                                    let code =
+                                        moving_code(after, after.sub.index_in_class(c, minor));
+                                    replies[e] |= 1 << code;
+                                }
+                            }
+                        }
+                        for ((&w, &r), v) in white.iter().zip(&replies).zip(out.iter_mut()) {
+                            if w == 0 {
+                                continue;
+                            }
+                            let code = decide(r);
+                            *v = code;
+                            mine[code as usize] += 1;
+                        }
+                        progress(Event::Advance(per_class as u64));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("no panics"))
+            .collect()
+    });
+    let mut c = counts.lock().expect("no panics");
+    for mine in totals {
+        for (total, n) in c.iter_mut().zip(mine) {
+            *total += n;
+        }
+    }
+}
+
+/// The placer's value from its replies' values for the side then to
+/// move (bit `1 << code` for each value some reply has): a win if one is
+/// lost, else a draw if one is drawn, else a loss.
+#[inline]
+fn decide(replies: u8) -> u8 {
+    if replies & (1 << LOSS) != 0 {
+        WIN
+    } else if replies & (1 << DRAW) != 0 {
+        DRAW
+    } else {
+        LOSS
     }
 }
 

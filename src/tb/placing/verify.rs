@@ -44,7 +44,7 @@ pub fn verify_layer(
     let bytes = table.slots();
     let mut classes = 0u64;
     for s in &sectors {
-        for class in 0..s.sub.own_classes() {
+        for class in 0..s.sub.major_classes() {
             s.sub.for_each_in_class(class, |idx, opp| {
                 if s.sub.is_canonical(class, opp) {
                     counts[get(bytes, s.first + idx) as usize] += 1;

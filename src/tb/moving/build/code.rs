@@ -24,6 +24,27 @@ pub const NEVER: Code = u16::MAX;
 /// ([`settle`]).
 pub const NEVER_LOST: Code = u16::MAX - 1;
 
+/// A count byte's bit set where a removal loses: when the position is
+/// found lost, its loss is at least as long as that removal's.
+pub const REMOVAL_LOSES: u8 = 0x80;
+
+/// The count byte of a position still open with `successors` that have
+/// yet to be found won (its distinct successor classes that remove
+/// nothing, and one for a removal that draws): 1 + their number in the
+/// low seven bits (1: all of them won, the position lost; 0: a slot no
+/// count was set for), and [`REMOVAL_LOSES`].
+#[inline]
+pub fn count(successors: u32, removal_loses: bool) -> u8 {
+    debug_assert!(successors < 127);
+    (1 + successors) as u8 | if removal_loses { REMOVAL_LOSES } else { 0 }
+}
+
+/// The successors left of a count byte, plus one.
+#[inline]
+pub const fn left(count: u8) -> u8 {
+    count & !REMOVAL_LOSES
+}
+
 /// Whether a code is a win or a loss.
 #[inline]
 pub const fn is_decided(c: Code) -> bool {

@@ -34,7 +34,7 @@ mod scan;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::summarise_kind;
+use super::header_of;
 use crate::largemem::HugeTable;
 use crate::tb::error::TbError;
 use crate::tb::format::{self, Header, Kind};
@@ -43,10 +43,12 @@ use crate::tb::mapped::MappedTable;
 use crate::tb::nmove::NMoveLimits;
 use crate::tb::rules::TbRules;
 use crate::tb::value::{self, Value};
-use crate::tb::work::{Event, check_memory, peak_memory, reset_peak_memory, working_table};
+use crate::tb::work::{
+    Event, check_memory, cpu_seconds, peak_memory, reset_peak_memory, working_table,
+};
 use code::Code;
 pub use moves::Child;
-use moves::Mover;
+use moves::{Mover, Removed};
 
 /// The summary of one built subspace.
 #[derive(Clone, Debug)]
@@ -61,6 +63,28 @@ pub struct Report {
     pub peak_bytes: u64,
     /// The bytes the pair's tables took in memory.
     pub table_bytes: u64,
+    /// Seconds of the pair's steps, wall and CPU (the process's, every
+    /// thread's): opening the tables the removals lead into (and copying
+    /// them in the scan's order), the scan, the retrograde step, and
+    /// writing the files.
+    pub steps: [Step; 4],
+}
+
+/// The time one step of a build took.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Step {
+    pub wall: f64,
+    pub cpu: f64,
+}
+
+impl Step {
+    /// The step from `start` to `end`, each (wall, CPU) seconds.
+    fn between(start: (f64, f64), end: (f64, f64)) -> Step {
+        Step {
+            wall: end.0 - start.0,
+            cpu: end.1 - start.1,
+        }
+    }
 }
 
 /// How to build.
@@ -77,8 +101,9 @@ struct Side {
     values: HugeTable<Code>,
     counts: HugeTable<u8>,
     /// The subspace `(opp - 1)-own`, where this side's removals lead
-    /// (none when `opp - 1` is below 3: such a removal wins).
-    removal: Option<Child>,
+    /// (none when `opp - 1` is below 3: such a removal wins), in the
+    /// scan's order.
+    removed: Option<Removed>,
     /// In a `.dtz` build, the side's own `.tb` table: its draws stay
     /// draws under every limit, so the build never searches them.
     pure: Option<MappedTable>,
@@ -174,9 +199,12 @@ fn build_with(
         ));
     }
     let started = Instant::now();
+    let cpu_started = cpu_seconds();
+    let clock = || (started.elapsed().as_secs_f64(), cpu_seconds() - cpu_started);
     reset_peak_memory();
     let m = Mover::new(rules);
     let mut sides = open_sides(kind, rules, limits, own, opp, opts)?;
+    let opened = clock();
 
     // 1. Immediate values, in parallel over the classes of each side.
     let total: u64 = sides.iter().map(|s| s.sub.len()).sum();
@@ -187,6 +215,7 @@ fn build_with(
     for side in &mut sides {
         scan::scan(kind, &m, side, opts.threads.max(1), progress);
     }
+    let scanned = clock();
 
     // 2. Level by level.
     // How many positions will be resolved is not known in advance.
@@ -203,14 +232,22 @@ fn build_with(
     for side in &mut sides {
         code::settle(&mut side.values);
     }
+    let solved = clock();
 
     // 3. Write, with the per-class counts in the header.
     let mut reports = write_sides(kind, rules, limits, &sides, opts)?;
-    let seconds = started.elapsed().as_secs_f64();
+    let written = clock();
+    let seconds = written.0;
     let peak = peak_memory();
     for r in &mut reports {
         r.seconds = seconds;
         r.peak_bytes = peak;
+        r.steps = [
+            Step::between((0.0, 0.0), opened),
+            Step::between(opened, scanned),
+            Step::between(scanned, solved),
+            Step::between(solved, written),
+        ];
     }
     Ok(reports)
 }
@@ -248,7 +285,8 @@ fn open_sides(
         .iter()
         .map(|&(a, b)| Subspace::new(a, b).ok_or(TbError::BadSubspace(format!("{a}-{b}"))))
         .collect::<Result<_, _>>()?;
-    // The values and counts, and the retrograde step's two bitmaps.
+    // The values and counts, the retrograde step's bitmaps, and the
+    // copies of the tables the removals lead into.
     let table_bytes: u64 = subs
         .iter()
         .map(|s| BYTES_PER_SLOT * s.len() + s.len().div_ceil(4))
@@ -272,7 +310,7 @@ fn open_sides(
             Kind::ToRemoval => Some(open_checked(&opts.dir, Kind::ToEnd, a, b, rules)?),
             Kind::ToEnd | Kind::Placing | Kind::UnderRule => None,
         };
-        let removal = if b > MIN_PIECES {
+        let removed = if b > MIN_PIECES {
             let child = Child::open(&opts.dir, b - 1, a, rules, limits)?;
             if kind == Kind::ToEnd && child.under_rule() {
                 return Err(TbError::Unusable(format!(
@@ -280,7 +318,7 @@ fn open_sides(
                     b - 1
                 )));
             }
-            Some(child)
+            Some(Removed::of(&child, kind, opts.threads.max(1), &opts.dir)?)
         } else {
             None
         };
@@ -289,7 +327,7 @@ fn open_sides(
             sub,
             values: working_table(len, &opts.dir)?,
             counts: working_table(len, &opts.dir)?,
-            removal,
+            removed,
             pure,
         });
     }
@@ -374,14 +412,16 @@ fn write_sides(
     for side in sides {
         let (own, opp) = (side.sub.own, side.sub.opp);
         let limit = limits.limit(own as u32, opp as u32);
-        let bytes = file_bytes(kind, rules, side, limit)?;
+        let (bytes, mut histogram) = file_bytes(kind, rules, side, limit, opts.threads.max(1))?;
         let mut cursed = 0;
         if kind == Kind::ToRemoval {
             let tb = open_checked(&opts.dir, Kind::ToEnd, own, opp, rules)?;
             let limited = limits != NMoveLimits::NONE;
             cursed = same_outcomes(rules, &side.sub, tb.slots(), &side.values, limited)?;
         }
-        let mut header = summarise_kind(kind, &side.sub, &bytes, rules);
+        // The slots that hold no class are draws, and not counted.
+        histogram[0] -= side.sub.unused_slots();
+        let mut header = header_of(kind, &side.sub, rules, &histogram);
         header.checksum = format::checksum(&bytes);
         header.limits = limits;
         header.cursed = cursed;
@@ -413,20 +453,23 @@ fn write_sides(
             seconds: 0.0,
             peak_bytes: 0,
             table_bytes,
+            steps: [Step::default(); 4],
         });
     }
     Ok(reports)
 }
 
-/// A side's slot bytes as its file holds them; an error names the first
-/// value that does not fit (a `.tb` win at an even distance, say). A
-/// `.wdz` table draws what lies further than its `limit`.
+/// A side's slot bytes as its file holds them, with how many slots hold
+/// each byte; an error names the first value that does not fit (a `.tb`
+/// win at an even distance, say). A `.wdz` table draws what lies further
+/// than its `limit`. Split over `threads`.
 fn file_bytes(
     kind: Kind,
     rules: TbRules,
     side: &Side,
     limit: Option<u16>,
-) -> Result<Vec<u8>, TbError> {
+    threads: usize,
+) -> Result<(Vec<u8>, [u64; 256]), TbError> {
     let misfit = |idx: usize, value: Value| {
         let (own, opp) = side.sub.position(idx as u64);
         TbError::Unrepresentable {
@@ -435,24 +478,54 @@ fn file_bytes(
             value,
         }
     };
-    let mut bytes = vec![0u8; side.values.len()];
-    for (idx, (&c, byte)) in side.values.iter().zip(bytes.iter_mut()).enumerate() {
-        let value = code::to_value(c).ok_or_else(|| misfit(idx, Value::Win(255)))?;
-        *byte = match (kind, value) {
+    let encode = |c: Code| -> Result<u8, Value> {
+        let value = code::to_value(c).ok_or(Value::Win(255))?;
+        Ok(match (kind, value) {
             (_, Value::Draw) => 0,
             (Kind::ToEnd, v) if v.representable() => v.encode(),
-            (Kind::ToEnd, v) => return Err(misfit(idx, v)),
+            (Kind::ToEnd, v) => return Err(v),
             (Kind::ToRemoval, Value::Win(d) | Value::Loss(d)) if d < 255 => d + 1,
             (Kind::UnderRule, Value::Win(d) | Value::Loss(d))
                 if limit.is_some_and(|n| d as u16 > n) =>
             {
                 0
             }
-            (Kind::UnderRule, v) => value::wdz_encode(v).ok_or_else(|| misfit(idx, v))?,
-            (Kind::ToRemoval | Kind::Placing, v) => return Err(misfit(idx, v)),
-        };
+            (Kind::UnderRule, v) => value::wdz_encode(v).ok_or(v)?,
+            (Kind::ToRemoval | Kind::Placing, v) => return Err(v),
+        })
+    };
+    let mut bytes = vec![0u8; side.values.len()];
+    let chunk = side.values.len().div_ceil(threads).max(1);
+    let parts: Vec<Result<[u64; 256], (usize, Value)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = side
+            .values
+            .chunks(chunk)
+            .zip(bytes.chunks_mut(chunk))
+            .enumerate()
+            .map(|(n, (codes, out))| {
+                scope.spawn(move || {
+                    let mut histogram = [0u64; 256];
+                    for (i, (&c, byte)) in codes.iter().zip(out).enumerate() {
+                        *byte = encode(c).map_err(|v| (n * chunk + i, v))?;
+                        histogram[*byte as usize] += 1;
+                    }
+                    Ok(histogram)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("no panics"))
+            .collect()
+    });
+    let mut histogram = [0u64; 256];
+    for part in parts {
+        let part = part.map_err(|(idx, v)| misfit(idx, v))?;
+        for (total, n) in histogram.iter_mut().zip(part) {
+            *total += n;
+        }
     }
-    Ok(bytes)
+    Ok((bytes, histogram))
 }
 
 /// Checks that a `.dtz` build decided the same classes, with the same

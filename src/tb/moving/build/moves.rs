@@ -3,8 +3,11 @@
 //! lead to, un-moves (predecessors) and successor counts. `verify.rs`
 //! checks the results with the core's own move generator.
 
+use std::sync::atomic::Ordering::Relaxed;
+
 use crate::core::Bitboard;
 use crate::core::geometry::Geometry;
+use crate::largemem::{HugeTable, prefetch};
 use crate::tb::error::TbError;
 use crate::tb::format::Kind;
 use crate::tb::index::Subspace;
@@ -13,6 +16,7 @@ use crate::tb::nmove::NMoveLimits;
 use crate::tb::rules::TbRules;
 use crate::tb::symmetry;
 use crate::tb::value::{self, Value};
+use crate::tb::work::{atomic_u8, working_table};
 
 /// The moving-phase rules in the form the inner loops want.
 #[derive(Clone, Copy)]
@@ -68,8 +72,6 @@ pub struct Removals {
     pub draw: bool,
     /// The longest loss by a removal.
     pub loss: Option<u8>,
-    /// Every move removes.
-    pub all_moves_remove: bool,
 }
 
 /// The smaller subspace a side's removals lead into, and where its
@@ -171,27 +173,116 @@ impl Child {
     }
 }
 
+/// A smaller table a side's removals lead into, copied into memory in
+/// the order the scan reads it: major by the side to move there (the
+/// opponent, its set less the piece removed), not by the side not to
+/// move as its file is (`index.rs`). The scan walks one set of the
+/// opponent at a time, so all its removals from that set land in one
+/// block per piece removed, a few kilobytes that stay in the cache,
+/// where in the file's order each closing move's removals would land in
+/// a block of their own anywhere in the table. Copying costs one slot
+/// written out of order per slot of the smaller table; reading it in the
+/// file's order cost a miss per removal of the larger one.
+pub struct Removed {
+    /// The smaller subspace, major by the side to move.
+    pub sub: Subspace,
+    /// Each slot's value for its side to move, from a counter of 0: a
+    /// `.tb` byte (`Value::encode`) in a build of distances to the end,
+    /// else its sign alone ([`sign_byte`]), all the other kinds use.
+    bytes: HugeTable<u8>,
+    to_end: bool,
+}
+
+/// A value's sign as a byte of [`Removed`]: 0 draw, 1 win, 2 loss.
+#[inline]
+fn sign_byte(v: Value) -> u8 {
+    match v {
+        Value::Draw => 0,
+        Value::Win(_) => 1,
+        Value::Loss(_) => 2,
+    }
+}
+
+impl Removed {
+    /// `child`'s values copied in the scan's order, over `threads`, for a
+    /// build of kind `kind` (into `dir`, named if the memory cannot be
+    /// had).
+    pub fn of(
+        child: &Child,
+        kind: Kind,
+        threads: usize,
+        dir: &std::path::Path,
+    ) -> Result<Removed, TbError> {
+        let (own, opp) = (child.sub.own, child.sub.opp);
+        let sub = Subspace::with_counts(own, opp).expect("a moving-phase subspace's counts");
+        let to_end = matches!(kind, Kind::ToEnd | Kind::Placing);
+        let mut bytes: HugeTable<u8> = working_table(sub.len() as usize, dir)?;
+        let out = atomic_u8(&mut bytes);
+        // Each thread reads whole blocks of the file in order and writes
+        // each slot where it goes, a few slots behind asking for its line.
+        const AHEAD: usize = 32;
+        type Ring = ([(u64, u8); AHEAD], usize);
+        child.sub.par_classes(
+            threads,
+            || ([(0u64, 0u8); AHEAD], 0usize),
+            |(slots, n): &mut Ring, idx, own, opp| {
+                let v = child.value(idx as usize);
+                let b = if to_end { v.encode() } else { sign_byte(v) };
+                let t = sub.index(own, opp);
+                prefetch(&out[t as usize]);
+                let at = *n % AHEAD;
+                if *n >= AHEAD {
+                    let (t0, b0) = slots[at];
+                    out[t0 as usize].store(b0, Relaxed);
+                }
+                slots[at] = (t, b);
+                *n += 1;
+            },
+            |(slots, n): &mut Ring| {
+                // The last ones, in any order.
+                for &(t, b) in &slots[..(*n).min(AHEAD)] {
+                    out[t as usize].store(b, Relaxed);
+                }
+                *n = 0;
+            },
+        );
+        Ok(Removed { sub, bytes, to_end })
+    }
+
+    /// The value of slot `idx` for its side to move (for a build of
+    /// another kind than distances to the end, its sign alone, at 0).
+    #[inline]
+    pub fn value(&self, idx: u64) -> Value {
+        let b = self.bytes[idx as usize];
+        if self.to_end {
+            return Value::decode(b);
+        }
+        match b {
+            0 => Value::Draw,
+            1 => Value::Win(0),
+            _ => Value::Loss(0),
+        }
+    }
+}
+
+/// The pieces of one opponent set that a mill may remove, each with the
+/// class and symmetry of the set it leaves (to move in the smaller
+/// table, [`Removed`]): worked out once a set.
+pub struct RemovalBlocks {
+    n: usize,
+    at: [(u8, u8, u32); 12],
+}
+
 /// Where one side's removals lead (the table of `(opp - 1)-own`, if any:
 /// none when `opp - 1` is below 3, where a removal wins), and what the
 /// build counts.
 #[derive(Clone, Copy)]
 pub struct Removing<'a> {
-    pub table: Option<&'a Child>,
+    pub table: Option<&'a Removed>,
     pub kind: Kind,
 }
 
 impl Removing<'_> {
-    /// The value, for the opponent to move, of the position after `own`
-    /// (moved) removed a piece of `opp`, leaving `opp_left` (under the
-    /// child's limits from a counter of 0, where it has them).
-    #[inline]
-    pub fn after_removal(&self, opp_left: Bitboard, own: Bitboard) -> Value {
-        match self.table {
-            None => Value::Loss(0),
-            Some(c) => c.value(c.sub.index(opp_left, own) as usize),
-        }
-    }
-
     /// A removal's value for the side that removed, given the value after
     /// it: one ply more to the end, or, counting to the next removal,
     /// this one (one ply).
@@ -207,16 +298,45 @@ impl Removing<'_> {
         }
     }
 
-    pub fn removals(&self, m: &Mover, own: Bitboard, opp: Bitboard) -> Removals {
+    /// The pieces of `opp` a mill may remove, with their blocks.
+    #[inline]
+    pub fn blocks(&self, m: &Mover, opp: Bitboard) -> RemovalBlocks {
+        let mut b = RemovalBlocks {
+            n: 0,
+            at: [(0, 0, 0); 12],
+        };
+        let Some(t) = self.table else {
+            return b;
+        };
+        for x in m.removable(opp) {
+            let (class, s) = t.sub.canonical_major(opp.without(x));
+            b.at[b.n] = (x.index() as u8, s as u8, class as u32);
+            b.n += 1;
+        }
+        b
+    }
+
+    /// What the removals of `own` to move against `opp` lead to (`own`
+    /// closes a mill, then takes one of the pieces of `blocks`, those of
+    /// `opp` a mill may take), and how many of its moves close a mill. A
+    /// removal that wins at once (at 1, the shortest) ends the search: the
+    /// other fields are then incomplete, and only the win counts.
+    #[inline]
+    pub fn removals_of(
+        &self,
+        m: &Mover,
+        own: Bitboard,
+        opp: Bitboard,
+        blocks: &RemovalBlocks,
+    ) -> (Removals, u32) {
         let empty = !(own | opp);
         let closers = m.g.closing_points(own, empty);
         let mut r = Removals::default();
+        let mut closing_moves = 0;
         if closers.is_empty() {
-            return r;
+            return (r, 0);
         }
         let fly = m.flies(own);
-        let removable = m.removable(opp);
-        let mut closing_moves = 0;
         for to in closers {
             let sources = if fly {
                 own
@@ -229,8 +349,20 @@ impl Removing<'_> {
                     continue;
                 }
                 closing_moves += 1;
-                for x in removable {
-                    match self.for_remover(self.after_removal(opp.without(x), moved)) {
+                let Some(t) = self.table else {
+                    // Every removal leaves two pieces: a win at once, at 1
+                    // whatever the distance counts.
+                    r.win = Some(1);
+                    return (r, closing_moves);
+                };
+                for &(_, s, class) in &blocks.at[..blocks.n] {
+                    let img = symmetry::apply(s as usize, moved);
+                    let after = t.value(t.sub.index_in_class(class as usize, img));
+                    match self.for_remover(after) {
+                        Value::Win(1) => {
+                            r.win = Some(1);
+                            return (r, closing_moves);
+                        }
                         Value::Win(d) => r.win = Some(r.win.map_or(d, |w| w.min(d))),
                         Value::Draw => r.draw = true,
                         Value::Loss(d) => r.loss = Some(r.loss.map_or(d, |l| l.max(d))),
@@ -238,13 +370,12 @@ impl Removing<'_> {
                 }
             }
         }
-        let moves = if fly {
-            own.count() * empty.count()
-        } else {
-            m.g.mobility(own, empty)
-        };
-        r.all_moves_remove = closing_moves == moves;
-        r
+        (r, closing_moves)
+    }
+
+    /// [`Removing::removals_of`] without the count of closing moves.
+    pub fn removals(&self, m: &Mover, own: Bitboard, opp: Bitboard) -> Removals {
+        self.removals_of(m, own, opp, &self.blocks(m, opp)).0
     }
 }
 
@@ -252,70 +383,62 @@ impl Removing<'_> {
 /// of the position `own` to move against `opp`, found by un-moves of
 /// `opp`: the side that just moved slides (or flies) a piece back from
 /// `to` to an empty `from`; a piece that stands in a mill cannot have just
-/// arrived, since that move would have removed. With repeats.
+/// arrived, since that move would have removed. With repeats, which only
+/// a set `own` with symmetries of its own can give: returns whether it
+/// has them.
+///
+/// Every predecessor keeps `own`, the side not to move there, so all of
+/// them lie in `own`'s block of `pred_sub`: one symmetry for all of them.
+#[inline]
 pub fn predecessors(
     m: &Mover,
     pred_sub: &Subspace,
     own: Bitboard,
     opp: Bitboard,
     out: &mut Vec<u64>,
-) {
+) -> bool {
     out.clear();
     let empty = !(own | opp);
     let fly = m.flies(opp);
     let arrived = opp & !m.g.pieces_in_mills(opp);
+    let (class, s) = pred_sub.canonical_major(own);
     for to in arrived {
-        let rest = opp.without(to);
+        let rest = symmetry::apply(s, opp.without(to));
         for from in m.reach(fly, to.index(), empty) {
-            out.push(pred_sub.index(rest.with(from), own));
+            let mover = rest | symmetry::point_bits(s, from);
+            out.push(pred_sub.index_in_class(class, mover));
         }
     }
+    !pred_sub.is_asymmetric(class)
 }
 
-/// The count of slot `idx` of `sub`, whose removals are `removing` and
-/// whose successors lie in `next`: its distinct successor classes that
-/// remove nothing, plus one if a removal leads to a draw.
-pub fn successor_count(
+/// The number of distinct successor classes of `own` to move against
+/// `opp` reached by moves that remove nothing, where `opp` is the
+/// canonical major set of class `class` of `sub` (the subspace of the
+/// position, major by the side not to move) and that set has symmetries
+/// of its own: two moves reach one class where one of them maps one
+/// moved set onto the other. (Where `opp` has none, every move reaches a
+/// class of its own.)
+pub fn distinct_quiet_moves(
     m: &Mover,
     sub: &Subspace,
-    removing: Removing,
-    next: &Subspace,
-    idx: u64,
-) -> u8 {
-    let (own, opp) = sub.position(idx);
+    class: usize,
+    own: Bitboard,
+    opp: Bitboard,
+) -> u32 {
     let empty = !(own | opp);
     let fly = m.flies(own);
-    // Every successor has `opp` to move: one canonicalising symmetry.
-    let (class, s) = next.canonical_own(opp);
-    // Where that set has no symmetry of its own, distinct moves give
-    // distinct positions, and those distinct slots: counting the moves
-    // is enough (most sets of more than a few pieces).
-    let distinct_moves = next.is_asymmetric(class);
-    let own_img = symmetry::apply(s, own);
-    let mut succ = [0u64; 256];
+    let mut succ = [0u32; 256];
     let mut n = 0;
-    let mut escape = false;
-    let removable = m.removable(opp);
     for from in own {
         for to in m.reach(fly, from.index(), empty) {
             let moved = own.without(from).with(to);
             if m.g.in_mill(to, moved) {
-                if !escape {
-                    escape = removable
-                        .into_iter()
-                        .any(|x| removing.after_removal(opp.without(x), moved) == Value::Draw);
-                }
                 continue;
             }
-            if !distinct_moves {
-                let img = own_img ^ symmetry::point_bits(s, from) ^ symmetry::point_bits(s, to);
-                succ[n] = next.index_in_class(class, img);
-            }
+            succ[n] = sub.least_minor(class, moved).0;
             n += 1;
         }
-    }
-    if distinct_moves {
-        return (n + escape as usize) as u8;
     }
     let succ = &mut succ[..n];
     succ.sort_unstable();
@@ -325,5 +448,5 @@ pub fn successor_count(
             distinct += 1;
         }
     }
-    (distinct + escape as usize) as u8
+    distinct
 }

@@ -4,11 +4,15 @@
 //! un-moves) a win at k + 1, unless it has a value already (a tentative
 //! removal win further away gives way). Every position won at k takes one
 //! from each unknown predecessor's count; a count that reaches 0 makes a
-//! loss at k + 1, or later if a removal loses later. A count is set the
-//! first time a successor is won (all other successors are unknown then,
-//! since every win is propagated at its own level): the number of distinct
-//! successor classes that remove nothing, plus one if a removal leads to a
-//! draw (which never falls).
+//! loss at k + 1, or later if a removal loses later. The scan set each
+//! open position's count (`scan.rs`): the number of distinct successor
+//! classes that remove nothing, plus one if a removal leads to a draw
+//! (which never falls).
+//!
+//! A position's predecessors keep the set of the side not to move there
+//! (the one that did not just un-move), which is the major set of the
+//! other table (`index.rs`): they all lie in one block of it, a few
+//! kilobytes, and one symmetry places all of them.
 //!
 //! Each level is split over threads by slot; its outcome does not depend
 //! on the order: a level only writes values at distance k + 1 (or a
@@ -24,8 +28,8 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, AtomicUsize};
 
 use super::Side;
-use super::code;
-use super::moves::{Mover, Removing, predecessors, successor_count};
+use super::code::{self, Code};
+use super::moves::{Mover, Removing, predecessors};
 use crate::largemem::prefetch;
 use crate::tb::error::TbError;
 use crate::tb::format::Kind;
@@ -38,8 +42,9 @@ use crate::tb::work::{Event, atomic_u8};
 struct AtomicSide<'a> {
     sub: &'a Subspace,
     values: &'a [AtomicU16],
-    /// 0: not counted yet; otherwise 1 + the successors not yet known to
-    /// win for the opponent (1: every one does; the position is lost).
+    /// For each open position, 1 + the successors not yet known to win
+    /// for the opponent (1: every one does; the position is lost), and
+    /// whether a removal loses (`code::count`).
     counts: &'a [AtomicU8],
     removing: Removing<'a>,
     /// One bit a slot: decided at the level in hand (`now`), and at the
@@ -66,6 +71,9 @@ fn bitmap(slots: usize) -> Vec<AtomicU64> {
 fn set_bit(bits: &[AtomicU64], idx: usize) {
     bits[idx / 64].fetch_or(1 << (idx % 64), Relaxed);
 }
+
+/// How many positions' updates wait for their lines (`one_level`).
+const DEPTH: usize = 8;
 
 /// The longest distance a file can hold.
 const MAX_DISTANCE: u32 = 254;
@@ -127,7 +135,7 @@ pub fn retrograde(
             values: code::atomic(&mut side.values),
             counts: atomic_u8(&mut side.counts),
             removing: Removing {
-                table: side.removal.as_ref(),
+                table: side.removed.as_ref(),
                 kind,
             },
         })
@@ -182,7 +190,21 @@ fn one_level(m: &Mover, from: &AtomicSide, to: &AtomicSide, level: u32, threads:
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
-                let mut preds: Vec<u64> = Vec::with_capacity(512);
+                // The positions found, each with its predecessors, wait
+                // DEPTH positions after their lines were asked for before
+                // they are updated: the misses of several positions are
+                // then under way together, and have come by the time
+                // they are needed.
+                let mut ring: [(Code, Vec<u64>); DEPTH] =
+                    std::array::from_fn(|_| (0, Vec::with_capacity(512)));
+                let mut pushed = 0usize;
+                let settle = |(c, preds): &(Code, Vec<u64>)| {
+                    if *c == lost {
+                        win_predecessors(to, preds, next);
+                    } else {
+                        count_down(m, to, preds, next);
+                    }
+                };
                 let mut mine = 0u64;
                 loop {
                     let start = next_chunk.fetch_add(CHUNK, Relaxed);
@@ -196,32 +218,29 @@ fn one_level(m: &Mover, from: &AtomicSide, to: &AtomicSide, level: u32, threads:
                             return;
                         }
                         mine += 1;
-                        let (own_s, opp_s) = from.sub.position(idx as u64);
-                        predecessors(m, to.sub, own_s, opp_s, &mut preds);
-                        // (No let chain: they need Rust 1.88, and this
-                        // crate builds with 1.85.)
-                        if let Some(may_lose) = to.may_lose.as_ref().filter(|_| c == won) {
-                            preds.retain(|&p| may_lose[p as usize / 64] >> (p % 64) & 1 != 0);
+                        let entry = &mut ring[pushed % DEPTH];
+                        if pushed >= DEPTH {
+                            settle(entry);
                         }
-                        // Ask for every line the updates will touch at
-                        // once, so that their misses overlap instead of
-                        // coming one after the other.
-                        for &p in &preds {
+                        pushed += 1;
+                        let (slot_code, preds) = entry;
+                        *slot_code = c;
+                        let (own_s, opp_s) = from.sub.position(idx as u64);
+                        let repeats = predecessors(m, to.sub, own_s, opp_s, preds);
+                        if c == won {
+                            if let Some(may_lose) = &to.may_lose {
+                                preds.retain(|&p| may_lose[p as usize / 64] >> (p % 64) & 1 != 0);
+                            }
+                            if repeats {
+                                preds.sort_unstable();
+                                preds.dedup();
+                            }
+                        }
+                        for &p in preds.iter() {
                             prefetch(&to.values[p as usize]);
                             if c == won {
                                 prefetch(&to.counts[p as usize]);
                             }
-                        }
-                        if c == lost {
-                            win_predecessors(to, &preds, next);
-                        } else {
-                            // Repeats need an own set with symmetries.
-                            let class = idx as u64 / from.sub.per_class();
-                            if !from.sub.is_asymmetric(class as usize) {
-                                preds.sort_unstable();
-                                preds.dedup();
-                            }
-                            count_down(m, to, from.sub, &preds, next);
                         }
                     };
                     // CHUNK is a whole number of words.
@@ -262,6 +281,9 @@ fn one_level(m: &Mover, from: &AtomicSide, to: &AtomicSide, level: u32, threads:
                         }
                     }
                 }
+                for i in pushed.saturating_sub(DEPTH)..pushed {
+                    settle(&ring[i % DEPTH]);
+                }
                 found.fetch_add(mine, Relaxed);
             });
         }
@@ -274,13 +296,17 @@ fn one_level(m: &Mover, from: &AtomicSide, to: &AtomicSide, level: u32, threads:
 #[inline]
 fn win_predecessors(to: &AtomicSide, preds: &[u64], d: u16) {
     let code = code::win(d);
+    // A win found by a removal at a longer distance is not yet propagated
+    // and gives way to this one, as does a slot only known never to be
+    // lost. (Nothing turns a value that does not give way into one that
+    // does: a plain read tells most of them, without the locked update.)
+    let gives_way = |v: Code| v == 0 || v == code::NEVER_LOST || (code::is_win(v) && v > code);
     for &p in preds {
-        // A win found by a removal at a longer distance is not yet
-        // propagated and gives way to this one, as does a slot only known
-        // never to be lost.
-        let won = to.values[p as usize].fetch_update(Relaxed, Relaxed, |v| {
-            (v == 0 || v == code::NEVER_LOST || (code::is_win(v) && v > code)).then_some(code)
-        });
+        if !gives_way(to.values[p as usize].load(Relaxed)) {
+            continue;
+        }
+        let won =
+            to.values[p as usize].fetch_update(Relaxed, Relaxed, |v| gives_way(v).then_some(code));
         if let Ok(before) = won {
             set_bit(&to.next, p as usize);
             if code::is_decided(before) {
@@ -296,44 +322,33 @@ fn win_predecessors(to: &AtomicSide, preds: &[u64], d: u16) {
 /// in `to`) has one successor fewer left; the one whose last successor
 /// this is loses at distance `d`, or later if a removal loses later.
 #[inline]
-fn count_down(m: &Mover, to: &AtomicSide, next: &Subspace, preds: &[u64], d: u16) {
+fn count_down(m: &Mover, to: &AtomicSide, preds: &[u64], d: u16) {
     for &p in preds {
         let p = p as usize;
         if to.values[p].load(Relaxed) != 0 {
             continue;
         }
-        let counter = &to.counts[p];
-        let mut c = counter.load(Relaxed);
-        loop {
-            match c {
-                0 => {
-                    let n = successor_count(m, to.sub, to.removing, next, p as u64);
-                    // Another thread may have counted it first.
-                    c = match counter.compare_exchange(0, n + 1, Relaxed, Relaxed) {
-                        Ok(_) => n + 1,
-                        Err(now) => now,
-                    };
-                }
-                1 => break,
-                _ => match counter.compare_exchange_weak(c, c - 1, Relaxed, Relaxed) {
-                    Ok(_) => {
-                        if c == 2 {
-                            // Lost; a removal may lose later still.
-                            let (own_p, opp_p) = to.sub.position(p as u64);
-                            let by_removal = to.removing.removals(m, own_p, opp_p).loss;
-                            let at = by_removal.map_or(d, |r| (r as u16).max(d));
-                            to.values[p].store(code::loss(at), Relaxed);
-                            if at == d {
-                                set_bit(&to.next, p);
-                            } else {
-                                set_bit(&to.later, p);
-                            }
-                        }
-                        break;
-                    }
-                    Err(now) => c = now,
-                },
-            }
+        // Each distinct successor takes one down once, and a removal that
+        // draws is never taken down: an open position's count stays at 1
+        // or more.
+        let before = to.counts[p].fetch_sub(1, Relaxed);
+        debug_assert!(code::left(before) >= 2, "a count below its successors");
+        if code::left(before) != 2 {
+            continue;
+        }
+        // Lost; a removal may lose later still.
+        let by_removal = if before & code::REMOVAL_LOSES != 0 {
+            let (own_p, opp_p) = to.sub.position(p as u64);
+            to.removing.removals(m, own_p, opp_p).loss
+        } else {
+            None
+        };
+        let at = by_removal.map_or(d, |r| (r as u16).max(d));
+        to.values[p].store(code::loss(at), Relaxed);
+        if at == d {
+            set_bit(&to.next, p);
+        } else {
+            set_bit(&to.later, p);
         }
     }
 }

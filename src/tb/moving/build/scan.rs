@@ -1,18 +1,27 @@
-//! Step 1 of a build: every class's immediate value. A side that cannot
-//! move has lost (distance 0). The shortest removal win is stored as a
-//! tentative win; a position all of whose moves remove, and lose, is lost
-//! at the longest of them. (Whether each value fits its file is checked
-//! when the file is written.) A `.dtz` build marks the draws of the
-//! pair's `.tb` table as draws for good (`code::NEVER`) and searches only
-//! its wins and losses; its wins are marked as never lost
+//! Step 1 of a build: every class's immediate value, and the count of
+//! successors the retrograde step takes down. A side that cannot move has
+//! lost (distance 0). The shortest removal win is stored as a tentative
+//! win; a position all of whose moves remove, and lose, is lost at the
+//! longest of them. (Whether each value fits its file is checked when
+//! the file is written.) A `.dtz` build marks the draws of the pair's
+//! `.tb` table as draws for good (`code::NEVER`) and searches only its
+//! wins and losses; its wins are marked as never lost
 //! (`code::NEVER_LOST`), so that the retrograde step counts no successors
 //! for them.
+//!
+//! The scan walks each side by the classes of its major set, the side
+//! not to move's (`index.rs`): that set, and the pieces of it a mill may
+//! remove, stay the same for a whole block. Every position still open
+//! gets its count here, where its removals are at hand (`code::count`):
+//! its distinct successor classes that remove nothing, plus one if a
+//! removal leads to a draw (which never falls), and whether a removal
+//! loses (the loss found later must then be as long as that one).
 
 use std::sync::Mutex;
 
 use super::Side;
 use super::code::{self, Code};
-use super::moves::{Mover, Removals, Removing};
+use super::moves::{Mover, Removals, Removing, distinct_quiet_moves};
 use crate::tb::format::Kind;
 use crate::tb::value::Value;
 use crate::tb::work::Event;
@@ -26,20 +35,23 @@ pub fn scan(
     progress: &(dyn Fn(Event) + Sync),
 ) {
     let per_class = side.sub.per_class() as usize;
-    let classes = side.sub.own_classes();
+    let classes = side.sub.major_classes();
     let chunk_classes = classes.div_ceil(threads * 8).max(1);
     let removing = Removing {
-        table: side.removal.as_ref(),
+        table: side.removed.as_ref(),
         kind,
     };
     let sub = &side.sub;
     // A `.dtz` build leaves the draws of the pair's own `.tb` table
     // unsearched: no limit makes them decided.
     let pure = side.pure.as_ref().map(|t| t.slots());
-    // Each chunk of classes owns a disjoint piece of `values`.
-    let chunks: Vec<(usize, &mut [Code])> = side
+    // Each chunk of classes owns a disjoint piece of `values` and `counts`.
+    let span = chunk_classes * per_class;
+    type Chunk<'a> = (usize, (&'a mut [Code], &'a mut [u8]));
+    let chunks: Vec<Chunk> = side
         .values
-        .chunks_mut(chunk_classes * per_class)
+        .chunks_mut(span)
+        .zip(side.counts.chunks_mut(span))
         .enumerate()
         .collect();
     let chunks = Mutex::new(chunks);
@@ -47,39 +59,57 @@ pub fn scan(
         for _ in 0..threads {
             scope.spawn(|| {
                 loop {
-                    let Some((chunk, slots)) = chunks.lock().expect("no panics").pop() else {
+                    let Some((chunk, (values, counts))) = chunks.lock().expect("no panics").pop()
+                    else {
                         break;
                     };
                     let first_class = chunk * chunk_classes;
                     let base = (first_class * per_class) as u64;
                     let last_class = (first_class + chunk_classes).min(classes);
                     for class in first_class..last_class {
-                        let own = sub.own_set(class);
-                        sub.for_each_in_class(class, |idx, opp| {
-                            if !sub.is_canonical(class, opp) {
+                        // The side not to move.
+                        let opp = sub.major_set(class);
+                        let blocks = removing.blocks(m, opp);
+                        let symmetric = !sub.is_asymmetric(class);
+                        sub.for_each_in_class(class, |idx, own| {
+                            if symmetric && !sub.is_canonical(class, own) {
                                 return;
                             }
-                            let slot = &mut slots[(idx - base) as usize];
+                            let i = (idx - base) as usize;
                             let pure_value = pure.map(|tb| Value::decode(tb[idx as usize]));
                             if pure_value == Some(Value::Draw) {
-                                *slot = code::NEVER;
+                                values[i] = code::NEVER;
                                 return;
                             }
                             let empty = !(own | opp);
-                            if !m.flies(own) && (own & m.g.neighbours(empty)).is_empty() {
-                                *slot = code::loss(0);
+                            let moves = if m.flies(own) {
+                                own.count() * empty.count()
+                            } else {
+                                m.g.mobility(own, empty)
+                            };
+                            if moves == 0 {
+                                values[i] = code::loss(0);
                                 return;
                             }
-                            *slot = match removing.removals(m, own, opp) {
+                            let (r, closing) = removing.removals_of(m, own, opp, &blocks);
+                            values[i] = match r {
                                 Removals { win: Some(d), .. } => code::of_value(Value::Win(d)),
                                 Removals {
                                     loss: Some(d),
-                                    all_moves_remove: true,
                                     draw: false,
                                     ..
-                                } => code::of_value(Value::Loss(d)),
+                                } if closing == moves => code::of_value(Value::Loss(d)),
                                 _ if matches!(pure_value, Some(Value::Win(_))) => code::NEVER_LOST,
-                                _ => return,
+                                _ => {
+                                    let quiet = if symmetric {
+                                        distinct_quiet_moves(m, sub, class, own, opp)
+                                    } else {
+                                        moves - closing
+                                    };
+                                    counts[i] =
+                                        code::count(quiet + r.draw as u32, r.loss.is_some());
+                                    return;
+                                }
                             };
                         });
                         progress(Event::Advance(per_class as u64));

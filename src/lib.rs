@@ -15,14 +15,16 @@
 //! - [`protocol`]: the text dialects over the engine API, side by side:
 //!   ours ([`protocol::uci`]) and GBGP ([`protocol::gbgp`]).
 //! - The products, each behind a subcommand in `main.rs`: [`matches`]
-//!   (`mulino match`), [`web`] (`mulino gui`, the web board) and
+//!   (`mulino match`), [`web`] (`mulino gui`, the web board; its JSON API
+//!   also in WebAssembly, for the board served as static files) and
 //!   [`tb_cli`] (`mulino tb`, the database command line); and for the
 //!   engine's developers [`tune`] (`mulino tune`, the evaluation's weights
 //!   fitted to the databases' values).
 //! - [`host`]: at the bottom, what a job on the only thread (WebAssembly)
 //!   asks of its host: to hear the lines that came meanwhile.
 //! - `wasm` (WebAssembly only): the module's entry points, the protocol
-//!   over lines handed in by the JavaScript host (protocol.md, §13).
+//!   over lines handed in by the JavaScript host, and the web board's
+//!   JSON API likewise (protocol.md, §13).
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
@@ -42,5 +44,4 @@ pub mod tb_cli;
 pub mod tune;
 #[cfg(target_family = "wasm")]
 mod wasm;
-#[cfg(not(target_family = "wasm"))]
 pub mod web;

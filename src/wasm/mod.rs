@@ -23,6 +23,8 @@
 use std::cell::{Cell, RefCell};
 use std::sync::mpsc::{Receiver, channel};
 
+mod api;
+
 use crate::engine::{Engine, Running};
 use crate::protocol::line::{Dialect, Event, Flow, MAX_LINE, Out};
 use crate::protocol::{gbgp, uci};

@@ -10,6 +10,12 @@
 //
 // Node's command line (mulino.mjs) uses the same with the output written
 // straight to its file descriptors.
+//
+// The web board served as static files (target/web/index.html) talks to
+// the same module with the JSON API that `mulino gui` answers over HTTP:
+//
+//   const api = await startApi();
+//   const { status, body } = await api.call('session', {});
 
 /** Input bytes from one thread to the engine's worker, in order. */
 export class InputRing {
@@ -120,7 +126,9 @@ const node = typeof process === 'object' && !!process.versions?.node;
  *   these file descriptors instead of `onLine` and `onStderr`;
  * - `terminal`: greet as the binary greets a person at a terminal;
  * - `once`: run this one protocol command, as the binary does with its
- *   command-line arguments (`mulino perft 4`), instead of a session.
+ *   command-line arguments (`mulino perft 4`), instead of a session;
+ * - `api`: answer the web board's JSON API instead of the protocol
+ *   (`startApi` below).
  * Returns { postMessage(line), write(bytes), end(), terminate() }.
  */
 export async function startEngine(options = {}) {
@@ -135,6 +143,7 @@ export async function startEngine(options = {}) {
     errFd: options.errFd,
     terminal: !!options.terminal,
     once: options.once,
+    api: !!options.api,
   };
   const onMessage = (m) => {
     if (typeof m === 'string') options.onLine?.(m);
@@ -169,5 +178,63 @@ export async function startEngine(options = {}) {
     /** The end of the input. */
     end: () => ring.close(),
     terminate: () => worker.terminate(),
+  };
+}
+
+/**
+ * Starts the engine in a worker as the web board's back end: the calls of
+ * `mulino gui`'s JSON API (`POST /api/<call>`, src/web/api.rs), answered
+ * by the same code in the module (src/wasm/api.rs). Options as for
+ * `startEngine` (`wasm`, `worker`, `onStderr`, `onExit`).
+ * Returns { call(name, body), terminate() }: `call` resolves to
+ * `{ status, body }`, the HTTP status `mulino gui` would answer and the
+ * JSON object, and rejects once the engine has stopped (a panic: a bug).
+ */
+export async function startApi(options = {}) {
+  const waiting = new Map();
+  let next = 0;
+  let stopped = null;
+  const fail = (why) => {
+    stopped = why;
+    for (const { reject } of waiting.values()) reject(new Error(why));
+    waiting.clear();
+  };
+  let stderr = '';
+  const engine = await startEngine({
+    ...options,
+    api: true,
+    onLine: (line) => {
+      const m = /^(\S+) (\d+) (.*)$/.exec(line);
+      const w = m && waiting.get(m[1]);
+      if (!w) return;
+      waiting.delete(m[1]);
+      try {
+        w.resolve({ status: Number(m[2]), body: JSON.parse(m[3]) });
+      } catch (e) {
+        w.reject(e);
+      }
+    },
+    onStderr: (text) => {
+      stderr += text;
+      options.onStderr?.(text);
+    },
+    onExit: (status) => {
+      fail(`the engine stopped (status ${status})${stderr ? ': ' + stderr.trim() : ''}`);
+      options.onExit?.(status);
+    },
+  });
+  return {
+    call(name, body = {}) {
+      if (stopped) return Promise.reject(new Error(stopped));
+      const id = String(++next);
+      return new Promise((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        engine.postMessage(`${id} ${name} ${JSON.stringify(body)}`);
+      });
+    },
+    terminate: () => {
+      engine.terminate();
+      fail('the engine was stopped');
+    },
   };
 }

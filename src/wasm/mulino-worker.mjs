@@ -6,7 +6,8 @@
 // (src/wasm/mod.rs): this file gives it the WASI calls it makes (output,
 // clocks, random bytes; no files) and hands it the input from the ring,
 // both between commands and, through its `poll` import, while a search
-// runs.
+// runs. The input is protocol lines, or with `setup.api` the web board's
+// JSON API calls, one a line (src/wasm/api.rs), answered a line each.
 
 import { InputRing } from './mulino-engine.mjs';
 
@@ -128,7 +129,11 @@ async function run(setup, post) {
   const feed = (got) => {
     if (got === InputRing.END) {
       ended = true;
-      return x.mulino_end() !== 0;
+      return setup.api ? true : x.mulino_end() !== 0;
+    }
+    if (setup.api) {
+      x.mulino_api_input(give(got));
+      return false;
     }
     return x.mulino_input(give(got)) !== 0;
   };
@@ -152,7 +157,8 @@ async function run(setup, post) {
 
   let status = 0;
   try {
-    x.mulino_init(setup.terminal ? 1 : 0);
+    if (setup.api) x.mulino_api_init();
+    else x.mulino_init(setup.terminal ? 1 : 0);
     if (setup.once !== undefined) {
       status = x.mulino_once(give(new TextEncoder().encode(setup.once)));
     } else {

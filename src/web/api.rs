@@ -206,7 +206,22 @@ fn at_most(value: Option<u64>, field: &'static str, max: u64) -> Result<Option<u
 
 /// Answers one API call: the JSON text to send, with its status.
 pub fn handle(sessions: &Sessions, call: &str, body: &str) -> (u16, String) {
-    match dispatch(sessions, call, body) {
+    answer(dispatch(sessions, call, body, true))
+}
+
+/// Answers a call that came while its session's search ran and waited
+/// for that search to stop (WebAssembly, where the search runs on the
+/// only thread: `src/wasm/api.rs`). The answer is the one [`handle`]
+/// gives natively at the moment the call came: the search's answer,
+/// which has come in the meantime, is not taken in first, so that a
+/// call which changes the game drops it (as its `halt` does natively
+/// with a search still running), and `stop` takes it in.
+pub fn handle_after_search(sessions: &Sessions, call: &str, body: &str) -> (u16, String) {
+    answer(dispatch(sessions, call, body, false))
+}
+
+fn answer(result: Result<State, ApiError>) -> (u16, String) {
+    match result {
         Ok(state) => (200, to_json(&state)),
         Err(e) => (e.status_and_code().0, e.to_json()),
     }
@@ -271,7 +286,9 @@ fn read_call(call: &str, body: &str) -> Result<(String, Action), ApiError> {
     })
 }
 
-fn dispatch(sessions: &Sessions, call: &str, body: &str) -> Result<State, ApiError> {
+/// A call's answer; `settle`: first take in the answer of a search that
+/// has ended.
+fn dispatch(sessions: &Sessions, call: &str, body: &str, settle: bool) -> Result<State, ApiError> {
     if call == "session" {
         let r: Restore = parse(call, body)?;
         let session = Session::restore(
@@ -288,7 +305,9 @@ fn dispatch(sessions: &Sessions, call: &str, body: &str) -> Result<State, ApiErr
     let shared = sessions.get(&id).ok_or(ApiError::UnknownSession)?;
     let mut s = lock_session(&shared);
     s.touch();
-    s.settle();
+    if settle {
+        s.settle();
+    }
     match action {
         Action::Look => {}
         Action::Stop => s.stop(),

@@ -2,6 +2,12 @@
 //! JS embedded in the binary, nothing fetched from elsewhere) talks JSON
 //! to a small HTTP server that drives the engine API in-process.
 //!
+//! The same page also runs from static files (`scripts/build-web.sh`
+//! writes them to `target/web/`): there the same JSON API, [`api`] over
+//! [`sessions`], is answered by the engine in WebAssembly, in a worker
+//! (`src/wasm/api.rs`). The server and `mulino gui`'s command line are
+//! compiled out of that build.
+//!
 //! The layers: [`server`] (the embedded files, the accept loop and its
 //! limits, the hosts it answers to) over `http` (hyper, set up for one
 //! HTTP/1.1 request per connection under a deadline),
@@ -10,16 +16,21 @@
 //! databases of `--tb DIR`).
 
 pub mod api;
+#[cfg(not(target_family = "wasm"))]
 mod http;
+#[cfg(not(target_family = "wasm"))]
 pub mod server;
 pub mod sessions;
 pub mod tablebase;
 
+#[cfg(not(target_family = "wasm"))]
 use std::process::{Command, Stdio};
 
+#[cfg(not(target_family = "wasm"))]
 pub use server::{Gui, ServerError};
 
 /// `mulino gui`'s command line.
+#[cfg(not(target_family = "wasm"))]
 #[derive(clap::Args, Debug, Clone)]
 pub struct GuiArgs {
     /// The port to listen on (0: any free port).
@@ -38,6 +49,7 @@ pub struct GuiArgs {
 }
 
 /// Runs `mulino gui`: serves until the process is stopped.
+#[cfg(not(target_family = "wasm"))]
 pub fn run(args: GuiArgs) -> Result<(), ServerError> {
     if let Some(dir) = &args.tb {
         let checked = |usable: usize, refused: Vec<String>| {
@@ -74,6 +86,7 @@ pub fn run(args: GuiArgs) -> Result<(), ServerError> {
 }
 
 /// Asks the desktop to open `url`; says so plainly when it cannot.
+#[cfg(not(target_family = "wasm"))]
 fn open_browser(url: &str) {
     let mut command = if cfg!(target_os = "macos") {
         Command::new("open")

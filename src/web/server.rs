@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -35,11 +35,26 @@ const PER_PEER: usize = 32;
 const TOTAL: usize = 256;
 
 const INDEX_HTML: &str = include_str!("assets/index.html");
+/// The page's own word for its engine: the engine in WebAssembly, as
+/// the static folder (`scripts/build-web.sh`) serves it...
+const ENGINE_WASM: &str = r#"<meta name="mulino-engine" content="wasm">"#;
+/// ...and this server's, for the same page served here.
+const ENGINE_SERVER: &str = r#"<meta name="mulino-engine" content="server">"#;
 const APP_JS: &str = include_str!("assets/app.js");
 const BOARD_JS: &str = include_str!("assets/board.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 const JSON: &str = "application/json; charset=utf-8";
 const TEXT: &str = "text/plain; charset=utf-8";
+
+/// The page as served here: one word changed, so that it talks to this
+/// server's API.
+static SERVED_INDEX: LazyLock<String> = LazyLock::new(|| {
+    assert!(
+        INDEX_HTML.contains(ENGINE_WASM),
+        "index.html names its engine"
+    );
+    INDEX_HTML.replacen(ENGINE_WASM, ENGINE_SERVER, 1)
+});
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
@@ -338,7 +353,7 @@ async fn route(shared: Arc<Shared>, request: Request<Incoming>, deadline: Instan
     }
     let page = |content_type, body: &'static str| answer(200, content_type, body);
     match (request.method().as_str(), request.uri().path()) {
-        ("GET", "/" | "/index.html") => page("text/html; charset=utf-8", INDEX_HTML),
+        ("GET", "/" | "/index.html") => page("text/html; charset=utf-8", SERVED_INDEX.as_str()),
         ("GET", "/app.js") => page("text/javascript; charset=utf-8", APP_JS),
         ("GET", "/board.js") => page("text/javascript; charset=utf-8", BOARD_JS),
         ("GET", "/style.css") => page("text/css; charset=utf-8", STYLE_CSS),

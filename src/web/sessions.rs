@@ -627,6 +627,19 @@ impl Sessions {
         }
     }
 
+    /// The search a call has just started, and its session's id, for
+    /// the module to run once the call is answered (WebAssembly: a search
+    /// runs on the only thread, `src/wasm/api.rs`).
+    #[cfg(target_family = "wasm")]
+    pub fn take_job(&self) -> Option<(String, crate::engine::Running)> {
+        let all: Vec<_> = lock(&self.map)
+            .iter()
+            .map(|(id, s)| (id.clone(), Arc::clone(s)))
+            .collect();
+        all.into_iter()
+            .find_map(|(id, s)| lock(&s).engine().take_job().map(|job| (id, job)))
+    }
+
     /// Stops the searches of sessions whose pages have gone quiet.
     pub fn sweep(&self) {
         let all: Vec<_> = lock(&self.map).values().cloned().collect();

@@ -146,6 +146,12 @@ fn the_page_and_its_files_are_served() {
         page.contains("<svg") && page.contains("app.js") && page.contains("board.js"),
         "{page}"
     );
+    // The page talks to this server, not to the engine in WebAssembly
+    // that the same page runs from the static folder.
+    assert!(
+        page.contains(r#"<meta name="mulino-engine" content="server">"#),
+        "{page}"
+    );
     for file in ["/app.js", "/board.js", "/style.css"] {
         let (status, body) = http(c.addr, "GET", file, "");
         assert_eq!(status, 200, "{file}");

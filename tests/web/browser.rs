@@ -186,8 +186,8 @@ fn against_the_engine_a_reload_and_a_restart(page: &mut Page) {
     // A restarted server has forgotten the session (here the sessions
     // are dropped): the page rebuilds it from the game it holds, and
     // play goes on.
-    page.gui.sessions().clear();
-    assert!(page.gui.sessions().is_empty());
+    page.server.gui().sessions().clear();
+    assert!(page.server.gui().sessions().is_empty());
     // Any marked target will do (the engine's reply took some point).
     let target = cdp.eval("document.querySelector('[data-target]').dataset.target");
     let target = target.as_str().expect("a marked target").to_string();
@@ -196,7 +196,7 @@ fn against_the_engine_a_reload_and_a_restart(page: &mut Page) {
         "play after the restart",
         "document.querySelectorAll('#moves .mv').length === 4",
     );
-    assert_eq!(page.gui.sessions().len(), 1);
+    assert_eq!(page.server.gui().sessions().len(), 1);
     assert_eq!(cdp.count("[data-piece]"), 4);
 }
 

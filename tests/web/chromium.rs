@@ -1,20 +1,22 @@
 //! The browser tests' harness: headless Chromium started with a profile
 //! of its own, driven over its DevTools protocol (CDP) on a websocket,
-//! on a page of `mulino gui` served in-process. Mouse clicks, finger
-//! drags, typing and choosing go through the browser's input, as a
-//! person's would.
+//! on a page of `mulino gui` served in-process, or on the static folder
+//! (`scripts/build-web.sh`'s `target/web/`) served by a plain static
+//! server ([`StaticServer`]). Mouse clicks, finger drags, typing and
+//! choosing go through the browser's input, as a person's would.
 //!
 //! Only one browser runs at a time (the tests share a busy machine). The
 //! tests that need it are ignored unless asked for (`cargo test --test
 //! web -- --include-ignored`, as CI does); asked for, a missing browser
 //! fails them. `MULINO_CHROMIUM` names the browser to use.
 
-use std::io::{BufRead, BufReader};
-use std::net::TcpStream;
-use std::path::PathBuf;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard, mpsc};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, mpsc};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use mulino::web::Gui;
@@ -143,6 +145,8 @@ pub struct Cdp {
     ws: WebSocket<TcpStream>,
     next_id: u64,
     pub session: Option<String>,
+    /// The events that came while waiting for answers, oldest first.
+    pub events: Vec<Value>,
 }
 
 impl Cdp {
@@ -160,11 +164,21 @@ impl Cdp {
             ws,
             next_id: 0,
             session: None,
+            events: Vec::new(),
         }
     }
 
-    /// Sends a command and waits for its answer (events are skipped).
+    /// Sends a command and waits for its answer (events are kept in
+    /// `events`).
     pub fn send(&mut self, method: &str, params: Value) -> Value {
+        match self.try_send(method, params) {
+            Ok(result) => result,
+            Err(error) => panic!("{method}: {error}"),
+        }
+    }
+
+    /// Sends a command and waits for its answer or its error.
+    pub fn try_send(&mut self, method: &str, params: Value) -> Result<Value, Value> {
         self.next_id += 1;
         let id = self.next_id;
         let mut message = json!({ "id": id, "method": method, "params": params });
@@ -178,14 +192,43 @@ impl Cdp {
             let reply = self.ws.read().expect("read from DevTools");
             let Message::Text(text) = reply else { continue };
             let value: Value = serde_json::from_str(text.as_str()).expect("CDP sends JSON");
+            if value.get("method").is_some() {
+                self.events.push(value);
+                continue;
+            }
             if value["id"] != json!(id) {
                 continue;
             }
             if let Some(error) = value.get("error") {
-                panic!("{method}: {error}");
+                return Err(error.clone());
             }
-            return value["result"].clone();
+            return Ok(value["result"].clone());
         }
+    }
+
+    /// What the page has reported as errors since `Runtime` and `Log`
+    /// were enabled: exceptions not caught, `console.error` and
+    /// `console.assert`, and the browser's own error entries (a file
+    /// that failed to load, a blocked request).
+    pub fn console_errors(&self) -> Vec<String> {
+        self.events
+            .iter()
+            .filter_map(|e| {
+                let p = &e["params"];
+                match e["method"].as_str()? {
+                    "Runtime.exceptionThrown" => Some(p["exceptionDetails"].to_string()),
+                    "Runtime.consoleAPICalled"
+                        if matches!(p["type"].as_str(), Some("error" | "assert")) =>
+                    {
+                        Some(p["args"].to_string())
+                    }
+                    "Log.entryAdded" if p["entry"]["level"] == "error" => {
+                        Some(p["entry"].to_string())
+                    }
+                    _ => None,
+                }
+            })
+            .collect()
     }
 
     /// Evaluates JavaScript in the page and returns its value.
@@ -204,11 +247,16 @@ impl Cdp {
     pub fn wait_for(&mut self, what: &str, expression: &str) {
         let deadline = Instant::now() + WAIT;
         loop {
-            // The page may still be loading: an exception is a no.
+            // The page may still be loading: an exception is a no, and so
+            // is an answer from a page on its way out.
             let guarded = format!(
                 "(() => {{ try {{ return {expression}; }} catch (_) {{ return false; }} }})()"
             );
-            if self.eval(&guarded) == json!(true) {
+            let answer = self.try_send(
+                "Runtime.evaluate",
+                json!({ "expression": guarded, "returnByValue": true, "awaitPromise": true }),
+            );
+            if answer.is_ok_and(|a| a["result"]["value"] == json!(true)) {
                 return;
             }
             if Instant::now() > deadline {
@@ -314,6 +362,16 @@ impl Cdp {
         ));
     }
 
+    /// Sets the page's screen (CSS pixels; a phone's has twice as many
+    /// device pixels, and touch).
+    pub fn resize(&mut self, screen: Screen) {
+        self.send(
+            "Emulation.setDeviceMetricsOverride",
+            json!({ "width": screen.width, "height": screen.height,
+                    "deviceScaleFactor": if screen.mobile { 2 } else { 1 }, "mobile": screen.mobile }),
+        );
+    }
+
     pub fn screenshot(&mut self) -> Vec<u8> {
         let shot = self.send("Page.captureScreenshot", json!({ "format": "png" }));
         let data = shot["data"].as_str().expect("screenshot data");
@@ -323,18 +381,51 @@ impl Cdp {
     }
 }
 
+/// What serves the page: `mulino gui`, or a static server of the folder.
+pub enum Server {
+    Gui(Gui),
+    Static(StaticServer),
+}
+
+impl Server {
+    pub fn url(&self) -> String {
+        match self {
+            Server::Gui(gui) => gui.url(),
+            Server::Static(folder) => folder.url(),
+        }
+    }
+
+    /// The `mulino gui` serving the page.
+    pub fn gui(&self) -> &Gui {
+        match self {
+            Server::Gui(gui) => gui,
+            Server::Static(_) => panic!("the page is served as static files"),
+        }
+    }
+}
+
 /// A page of a fresh server in a fresh browser, for one test.
 pub struct Page {
     pub cdp: Cdp,
-    pub gui: Gui,
+    pub server: Server,
     _browser: Browser,
     _one: MutexGuard<'static, ()>,
 }
 
 impl Page {
-    /// Opens the page on `screen` in headless Chromium (a test that needs
-    /// it fails where none is found).
+    /// Opens the page of `mulino gui` on `screen` in headless Chromium (a
+    /// test that needs it fails where none is found).
     pub fn open(screen: Screen) -> Page {
+        let gui = Gui::start("127.0.0.1", 0).expect("the server starts");
+        Page::open_at(screen, Server::Gui(gui))
+    }
+
+    /// Opens the page served as static files from `folder`.
+    pub fn open_static(screen: Screen, folder: &Path) -> Page {
+        Page::open_at(screen, Server::Static(StaticServer::start(folder)))
+    }
+
+    fn open_at(screen: Screen, server: Server) -> Page {
         let one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
         let Some(program) = find_chromium() else {
             panic!(
@@ -342,7 +433,6 @@ impl Page {
                  the browser tests need one"
             );
         };
-        let gui = Gui::start("127.0.0.1", 0).expect("the server starts");
         let (browser, devtools) = launch(&program);
         let mut cdp = Cdp::connect(&devtools);
         let target = cdp.send("Target.createTarget", json!({ "url": "about:blank" }));
@@ -351,17 +441,15 @@ impl Page {
             json!({ "targetId": target["targetId"], "flatten": true }),
         );
         cdp.session = attached["sessionId"].as_str().map(str::to_string);
-        cdp.send(
-            "Emulation.setDeviceMetricsOverride",
-            json!({ "width": screen.width, "height": screen.height,
-                    "deviceScaleFactor": if screen.mobile { 2 } else { 1 }, "mobile": screen.mobile }),
-        );
+        cdp.resize(screen);
         cdp.send("Page.enable", json!({}));
-        cdp.send("Page.navigate", json!({ "url": gui.url() }));
+        cdp.send("Runtime.enable", json!({}));
+        cdp.send("Log.enable", json!({}));
+        cdp.send("Page.navigate", json!({ "url": server.url() }));
         cdp.wait_for("the page", "document.body.dataset.ready === '1'");
         Page {
             cdp,
-            gui,
+            server,
             _browser: browser,
             _one: one,
         }
@@ -419,7 +507,7 @@ impl Page {
 
     /// Lets the clipboard be read back.
     pub fn allow_clipboard(&mut self) {
-        let origin = self.gui.url().trim_end_matches('/').to_string();
+        let origin = self.server.url().trim_end_matches('/').to_string();
         self.cdp.send(
             "Browser.setPermission",
             json!({ "permission": { "name": "clipboard-read" }, "setting": "granted", "origin": origin }),
@@ -438,4 +526,116 @@ impl Page {
         let copied = self.cdp.eval("navigator.clipboard.readText()");
         copied.as_str().unwrap_or("").to_string()
     }
+}
+
+/// A plain static server of one folder, as any static host: its files by
+/// `GET`, typed by their extension, and no header of its own (no
+/// cross-origin isolation: the page's service worker adds that). One
+/// thread per connection, each closed after its answer.
+pub struct StaticServer {
+    addr: SocketAddr,
+    stopping: Arc<AtomicBool>,
+    accept: Option<JoinHandle<()>>,
+}
+
+impl StaticServer {
+    pub fn start(folder: &Path) -> StaticServer {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a port for the static server");
+        let addr = listener.local_addr().expect("its address");
+        let stopping = Arc::new(AtomicBool::new(false));
+        let stop = Arc::clone(&stopping);
+        let folder = folder.to_path_buf();
+        let accept = std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                if stop.load(Ordering::SeqCst) {
+                    return;
+                }
+                let Ok(stream) = stream else { continue };
+                let folder = folder.clone();
+                std::thread::spawn(move || serve_file(stream, &folder));
+            }
+        });
+        StaticServer {
+            addr,
+            stopping,
+            accept: Some(accept),
+        }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.addr)
+    }
+
+    /// Stops serving: the port refuses connections from now on, as a host
+    /// gone offline.
+    pub fn stop(&mut self) {
+        if let Some(accept) = self.accept.take() {
+            self.stopping.store(true, Ordering::SeqCst);
+            let _ = TcpStream::connect(self.addr);
+            let _ = accept.join();
+        }
+    }
+}
+
+impl Drop for StaticServer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Answers one request of a static server.
+fn serve_file(stream: TcpStream, folder: &Path) {
+    let _ = stream.set_read_timeout(Some(WAIT));
+    let mut reader = BufReader::new(&stream);
+    let mut first = String::new();
+    if reader.read_line(&mut first).is_err() {
+        return;
+    }
+    loop {
+        let mut header = String::new();
+        match reader.read_line(&mut header) {
+            Ok(0) | Err(_) => return,
+            Ok(_) if header.trim().is_empty() => break,
+            Ok(_) => {}
+        }
+    }
+    let mut parts = first.split_whitespace();
+    let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or("/"));
+    let path = target.split(['?', '#']).next().unwrap_or("/");
+    let name = match path.trim_start_matches('/') {
+        "" => "index.html",
+        name => name,
+    };
+    let file = (!name.split('/').any(|p| p == ".." || p.is_empty()))
+        .then(|| std::fs::read(folder.join(name)).ok())
+        .flatten();
+    let mut out = &stream;
+    let (status, kind, body) = match (method, file) {
+        ("GET" | "HEAD", Some(body)) => {
+            let kind = match name.rsplit('.').next() {
+                Some("html") => "text/html; charset=utf-8",
+                Some("js" | "mjs") => "text/javascript; charset=utf-8",
+                Some("css") => "text/css; charset=utf-8",
+                Some("wasm") => "application/wasm",
+                Some("png") => "image/png",
+                _ => "application/octet-stream",
+            };
+            ("200 OK", kind, body)
+        }
+        ("GET" | "HEAD", None) => ("404 Not Found", "text/plain", b"not found\n".to_vec()),
+        _ => (
+            "405 Method Not Allowed",
+            "text/plain",
+            b"GET only\n".to_vec(),
+        ),
+    };
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let _ = out.write_all(head.as_bytes());
+    if method != "HEAD" {
+        let _ = out.write_all(&body);
+    }
+    let _ = out.flush();
 }

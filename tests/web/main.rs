@@ -3,10 +3,14 @@
 //! (`api`), and the page in headless Chromium (`browser`, and its
 //! layout measured on three screens in `layout`, over the harness in
 //! `chromium`; ignored unless asked for with `--include-ignored`, as they
-//! need the browser). One test binary: `cargo test --test web`.
+//! need the browser); and the same page as static files against the
+//! engine in WebAssembly (`static_folder`, ignored too: it also needs
+//! the folder `scripts/build-web.sh` writes to `target/web/`). One test
+//! binary: `cargo test --test web`.
 
 mod api;
 mod browser;
 mod chromium;
 mod http;
 mod layout;
+mod static_folder;

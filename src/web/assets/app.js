@@ -1,7 +1,15 @@
-// mulino gui: the page. It keeps no rules of its own: the server sends the
-// legal whole turns, and a click sequence (from, to, removals) is matched
-// against them (board.js draws the board and takes its clicks). The game is saved in the browser's storage after every
-// change and restored on reload, even after a server restart.
+// mulino gui: the page. It keeps no rules of its own: the engine's side
+// sends the legal whole turns, and a click sequence (from, to, removals)
+// is matched against them (board.js draws the board and takes its
+// clicks). The game is saved in the browser's storage after every change
+// and restored on reload, even after a server restart.
+//
+// One page, two engines behind the same JSON API (src/web/api.rs):
+// `mulino gui` serves it with its own engine (`POST api/<call>`), and the
+// static folder (target/web/, scripts/build-web.sh) with the engine in
+// WebAssembly in a worker, which answers the same calls with the same
+// Rust code (mulino-engine.mjs, `startApi`). The page's <meta
+// name="mulino-engine"> says which.
 'use strict';
 
 const SAVE_KEY = 'mulino.gui.game.v1';
@@ -9,6 +17,11 @@ const CONFIG_KEY = 'mulino.gui.config.v1';
 const SESSION_KEY = 'mulino.gui.session.v1';
 const POLL_MS = 150;
 const AUTO_EVAL_MS = 300;
+// The page reloaded once under its service worker (static folder).
+const ISOLATING_KEY = 'mulino.gui.isolating.v1';
+
+// `server` (`mulino gui`) or `wasm` (the static folder).
+const ENGINE = (document.querySelector('meta[name="mulino-engine"]') || {}).content || 'wasm';
 
 const $ = (id) => document.getElementById(id);
 
@@ -61,7 +74,11 @@ class ApiError extends Error {
   constructor(message, code) { super(message); this.code = code; }
 }
 
+// The engine in WebAssembly (the static folder), once started.
+let wasmEngine = null;
+
 async function post(call, body) {
+  if (ENGINE !== 'server') return postToWorker(call, body);
   let response;
   try {
     response = await fetch('api/' + call, {
@@ -78,6 +95,57 @@ async function post(call, body) {
   }
   if (!response.ok) throw new ApiError(data.error || ('error ' + response.status), data.code);
   return data;
+}
+
+// A call answered by the engine in WebAssembly: the same answers as the
+// server's, with the same statuses.
+async function postToWorker(call, body) {
+  let answer;
+  try {
+    answer = await wasmEngine.call(call, body);
+  } catch (e) {
+    throw new ApiError(e.message + '. Reload the page to start the engine again.', 'offline');
+  }
+  const data = answer.body;
+  if (answer.status !== 200) throw new ApiError(data.error || ('error ' + answer.status), data.code);
+  return data;
+}
+
+// Starts the engine in WebAssembly. It shares memory with the page (a
+// search hears `stop` while it runs), which browsers allow only to a
+// cross-origin isolated page; a static host does not send the headers
+// that isolate it, so the page's service worker (sw.js) adds them, and
+// keeps the folder for use offline. The first visit registers it and
+// loads the page again under it, once.
+async function startWasmEngine() {
+  if (!window.crossOriginIsolated) {
+    const sw = window.isSecureContext && navigator.serviceWorker;
+    if (sw && !sessionStorage.getItem(ISOLATING_KEY)) {
+      sessionStorage.setItem(ISOLATING_KEY, '1');
+      $('status').textContent = 'Setting up the page for the engine…';
+      try {
+        await sw.register('sw.js');
+        await sw.ready;
+        // Loaded again as a navigation, not a reload: in Chromium 148 a
+        // reload of the entry that `location.reload()` left here gave a
+        // page that was not isolated, and ignored its own reload.
+        location.replace(location.href);
+        return new Promise(() => {}); // the page goes
+      } catch (_) { /* said below */ }
+    }
+    sessionStorage.removeItem(ISOLATING_KEY);
+    throw new ApiError('The engine cannot run here: the page is not cross-origin isolated, '
+      + 'which the engine in WebAssembly needs (it shares memory with the page). '
+      + 'Serve this folder with a web server, for instance `python3 -m http.server` in it, '
+      + 'and open it on localhost or over https, in a browser that allows service workers '
+      + '(not from a file, and not in a private window where they are off).', 'isolation');
+  }
+  sessionStorage.removeItem(ISOLATING_KEY);
+  // A newer sw.js replaces the old one on its own.
+  if (navigator.serviceWorker) navigator.serviceWorker.register('sw.js').catch(() => {});
+  $('status').textContent = 'Starting the engine…';
+  const { startApi } = await import('./mulino-engine.mjs');
+  wasmEngine = await startApi();
 }
 
 // A new server-side session holding the saved game (or a fresh one).
@@ -791,17 +859,23 @@ async function start() {
   ui.paused = !!(saved && saved.moves && saved.moves.length);
   ui.pending++;
   try {
+    if (ENGINE !== 'server') await startWasmEngine();
     let st = null;
-    if (id) {
+    // A session outlives a reload in the server only (a reloaded page
+    // starts a new worker).
+    if (id && ENGINE === 'server') {
       ui.session = id;
       try { st = await post('state', { session: id }); } catch (_) { st = null; }
     }
     if (!st) st = await openSession(saved);
+    // From navigation to the engine's first answer (docs/performance.md).
+    performance.mark('mulino-engine-ready');
     // An analysis still running (a reload) goes on.
     ui.analysing = !!(st.search && st.search.purpose === 'analyse' && st.search.movetime == null);
     apply(st, ++ui.sent);
   } catch (e) {
     showError(e.message);
+    if (!ui.st) $('status').textContent = e.code === 'isolation' ? 'The engine cannot run here' : 'No engine';
   } finally {
     ui.pending--;
     drive();

@@ -12,11 +12,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 mod endgames;
 mod placing;
+mod progress;
 
 use crate::core::Variant;
 use crate::tb::NMoveLimits;
 use crate::tb::format::Kind;
-use crate::tb::index::{MAX_PIECES, MIN_PIECES, plan};
+use crate::tb::index::{MAX_PIECES, MIN_PIECES, Subspace, plan};
 use crate::tb::mapped::MappedTable;
 use crate::tb::moving::build::{self, Options};
 use crate::tb::moving::{self, verify};
@@ -333,12 +334,22 @@ fn run_build(a: BuildArgs) -> Result<()> {
         "wdz" => &[Kind::UnderRule],
         _ => &[Kind::ToEnd, Kind::ToRemoval],
     };
-    let started = Instant::now();
+    let pairs = plan(&targets);
+    let pair_slots = |x: u8, y: u8| {
+        let len = |a, b| Subspace::new(a, b).map_or(0, |s| s.len());
+        len(x, y) + if x == y { 0 } else { len(y, x) }
+    };
+    let mut total: u64 =
+        pairs.iter().map(|&(x, y)| pair_slots(x, y)).sum::<u64>() * kinds.len() as u64;
+    if a.placing {
+        total += placing::slots(&a);
+    }
+    let mut whole = progress::Whole::new(&opts.dir, total);
     println!(
         "file\tslots\tclasses\tseconds\tpositions/s\tpeak_MiB\twins\tlosses\tdraws\tmax_win\tmax_loss"
     );
     let limits = a.limits();
-    for (x, y) in plan(&targets) {
+    for (x, y) in pairs {
         for &kind in kinds {
             let file_limits = match kind {
                 Kind::ToRemoval => dtz_limits(&opts.dir, rules, limits, x, y),
@@ -346,6 +357,7 @@ fn run_build(a: BuildArgs) -> Result<()> {
                 _ => NMoveLimits::NONE,
             };
             if build::pair_state_under(&opts.dir, kind, rules, file_limits, x, y)? {
+                whole.found(pair_slots(x, y));
                 continue;
             }
             let pb = bar();
@@ -361,12 +373,14 @@ fn run_build(a: BuildArgs) -> Result<()> {
             };
             pb.finish_and_clear();
             print_reports(kind, &opts, rules, &reports)?;
+            let peak = reports.iter().map(|r| r.peak_bytes).max().unwrap_or(0);
+            whole.built(&format!("{x}-{y}"), pair_slots(x, y), peak);
         }
     }
     if a.placing {
-        placing::build(&a, rules)?;
+        placing::build(&a, rules, &mut whole)?;
     }
-    eprintln!("built in {:.1} s", started.elapsed().as_secs_f64());
+    whole.summary();
     Ok(())
 }
 

@@ -7,18 +7,32 @@ use anyhow::{Result, bail};
 use std::path::Path;
 use std::time::Instant;
 
+use super::progress::Whole;
 use super::{BuildArgs, CommonArgs, bar, on_event};
 use crate::tb::TbError;
 use crate::tb::TbRules;
 use crate::tb::Wdl;
 use crate::tb::placing::build::{PlacingOptions, build_layer};
 use crate::tb::placing::verify::verify_layer;
-use crate::tb::placing::{LAYERS, PIECES, file_name};
+use crate::tb::placing::{LAYERS, Layer, PIECES, file_name};
 use crate::tb::placing::{PlacingLoaded, get, wdl};
 use crate::tb::placing::{open_any_layer, open_layer};
 
+/// The slots of every placing layer a build makes.
+pub fn slots(a: &BuildArgs) -> u64 {
+    (0..LAYERS)
+        .map(|k| {
+            Layer {
+                k,
+                max: a.placing_max,
+            }
+            .slots()
+        })
+        .sum()
+}
+
 /// Builds every placing layer not yet in `--dir`, last layer first.
-pub fn build(a: &BuildArgs, rules: TbRules) -> Result<()> {
+pub fn build(a: &BuildArgs, rules: TbRules, whole: &mut Whole) -> Result<()> {
     if !(3..=PIECES).contains(&a.placing_max) {
         bail!("--placing-max {}: must be 3..={PIECES}", a.placing_max);
     }
@@ -34,6 +48,7 @@ pub fn build(a: &BuildArgs, rules: TbRules) -> Result<()> {
         match open_layer(&opts.dir, rules, k, opts.max) {
             Ok(t) if t.header.limits == opts.limits => {
                 t.verify_checksum()?;
+                whole.found(Layer { k, max: opts.max }.slots());
                 continue;
             }
             Ok(t) => bail!(
@@ -60,6 +75,11 @@ pub fn build(a: &BuildArgs, rules: TbRules) -> Result<()> {
             report.wins,
             report.draws,
             report.losses
+        );
+        whole.built(
+            &format!("placing layer {k}"),
+            report.slots,
+            report.peak_bytes,
         );
     }
     Ok(())

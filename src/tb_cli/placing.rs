@@ -136,9 +136,16 @@ pub fn stats(dir: &Path, rules: TbRules) -> Result<()> {
     if layers.is_empty() {
         return Ok(());
     }
-    println!("# placing layer\tsector (to move-other, on board)\twins\tdraws\tlosses");
+    // A sector's counts are of its symmetry classes (positions up to the
+    // board's 16 symmetries); a sector no game reaches is listed apart
+    // and left out of the layer's total.
+    println!(
+        "# placing layer\tsector (to move-other, on board)\twins\tdraws\tlosses\t(symmetry classes; `unreachable`: no game gets there, not in the total)"
+    );
     for &k in &layers {
         let t = PlacingLoaded::open(dir, rules, k)?;
+        let mut total = [0u64; 3];
+        let mut unreachable = 0u64;
         for s in &t.sectors {
             let mut counts = [0u64; 3];
             for class in 0..s.sub.major_classes() {
@@ -148,9 +155,20 @@ pub fn stats(dir: &Path, rules: TbRules) -> Result<()> {
                     }
                 });
             }
+            let reached = t.layer.reachable(s.own, s.opp);
             let [draws, wins, losses] = counts;
-            println!("{k}\t{}-{}\t{wins}\t{draws}\t{losses}", s.own, s.opp);
+            let note = if reached { "" } else { "\tunreachable" };
+            println!("{k}\t{}-{}\t{wins}\t{draws}\t{losses}{note}", s.own, s.opp);
+            if reached {
+                total.iter_mut().zip(counts).for_each(|(t, c)| *t += c);
+            } else {
+                unreachable += counts.iter().sum::<u64>();
+            }
         }
+        let [draws, wins, losses] = total;
+        println!(
+            "{k}\tall reached\t{wins}\t{draws}\t{losses}\t({unreachable} classes in sectors no game reaches)"
+        );
     }
     first_moves(dir, rules)
 }

@@ -164,6 +164,21 @@ impl Layer {
             && total(opp, hand_opp) <= self.max
     }
 
+    /// Whether a game can reach the sector with `own` and `opp` pieces on
+    /// the board: a side that has removed `r > 0` pieces closed `r` mills
+    /// while placing (one removal a move), the first with its third
+    /// piece and each later one with at least one more. The file holds
+    /// every sector of the layer (`sectors`), these and the others alike;
+    /// `tb stats` counts only these (in layer 1, the empty board with one
+    /// white piece placed and taken is one slot no game reaches).
+    pub fn reachable(self, own: u8, opp: u8) -> bool {
+        let (placed_own, placed_opp) = self.placed();
+        let could_remove = |placed: u8, removed: u8| removed == 0 || placed >= removed + 2;
+        self.has_sector(own, opp)
+            && could_remove(placed_own, placed_opp - opp)
+            && could_remove(placed_opp, placed_own - own)
+    }
+
     /// The layer's sectors, in file order (by the side to move's count,
     /// then the other's), with their first slots.
     pub fn sectors(self) -> Vec<Sector> {
@@ -399,6 +414,60 @@ mod tests {
         );
         let start = Position::startpos(&Rules::default());
         assert_eq!(Layer::of(&start), Some(first));
+    }
+
+    #[test]
+    fn every_sector_a_game_reaches_counts_as_reachable() {
+        use crate::core::{Game, MoveList};
+        // Layer 1: White's one piece is on the board; no one has taken it.
+        assert!(Layer::full(1).reachable(0, 1) && !Layer::full(1).reachable(0, 0));
+        // Layer 5 (Black to move, 2 placed against 3): White may have
+        // closed a mill with its third piece, Black not yet.
+        assert!(Layer::full(5).reachable(1, 3) && !Layer::full(5).reachable(2, 2));
+        // Games that close every mill they can (and a random move
+        // otherwise) reach the sectors with the most removals soonest.
+        let rules = Rules::default();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut list = MoveList::new();
+        let mut seen = 0;
+        for _ in 0..400 {
+            let mut game = Game::new(rules);
+            loop {
+                let pos = *game.position();
+                let Some(layer) = Layer::of(&pos) else { break };
+                let side = pos.side_to_move();
+                let (own, opp) = (pos.pieces(side), pos.pieces(side.opponent()));
+                assert!(
+                    layer.reachable(own.count() as u8, opp.count() as u8),
+                    "layer {} reached with {} against {}: {}",
+                    layer.k,
+                    own.count(),
+                    opp.count(),
+                    pos.fen(&rules)
+                );
+                seen += 1;
+                pos.legal_moves(&rules, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let milling: Vec<_> = list.iter().filter(|m| m.removal_count() > 0).collect();
+                let m = if milling.is_empty() || next() % 4 == 0 {
+                    list[(next() % list.len() as u64) as usize]
+                } else {
+                    *milling[(next() % milling.len() as u64) as usize]
+                };
+                if game.play(m).is_err() {
+                    break;
+                }
+            }
+        }
+        assert!(seen > 400 * 10, "{seen} positions");
     }
 
     #[test]

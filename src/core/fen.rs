@@ -83,6 +83,10 @@ pub enum FenError {
     MarkedPoints,
     #[error("FEN gives a removal to {0}, who is not to move")]
     RemovalForIdleSide(Color),
+    #[error(
+        "FEN gives {0}, who is not to move, removals while the side to move owes none (the side to move pays first)"
+    )]
+    IdleOwesFirst(Color),
     #[error("FEN owes {owed} removals; these rules allow at most {most}")]
     TooManyRemovals { owed: u8, most: u8 },
     #[error("FEN gives a removal count but its action is not `r`")]
@@ -260,6 +264,12 @@ impl Setup {
             (_, 0) => 0,
             _ => return Err(FenError::RemovalActionMismatch),
         };
+        // The side not to move owes removals only after the side to move
+        // (the end of placing's second removals): a game never hands the
+        // turn over with them still owed.
+        if pending == 0 && next_owed != 0 {
+            return Err(FenError::IdleOwesFirst(self.side.opponent()));
+        }
         let most = most_removals(rules);
         // The side not to move owes at most as much (end-of-placing rules).
         for owed in [pending, next_owed.unsigned_abs()] {
@@ -626,6 +636,25 @@ mod tests {
             Err(FenError::TooManyRemovals { owed: 9, most: 1 })
         );
         assert!(Position::from_fen(&full.replace(" 1 9 ", " 1 1 "), &zhi_qi).is_ok());
+    }
+
+    #[test]
+    fn the_side_not_to_move_owes_only_after_the_side_to_move() {
+        // Found by the `fen` fuzz target: Black owing nine removals with
+        // White to move and owing none made a position whose checked and
+        // unchecked play differ (the game hands Black its removals only
+        // once White's are paid).
+        let el_filja = Variant::ElFilja.rules();
+        let idle = "@@*O*@*O/**@*@OO@/O*OOO**O w m s 9 0 6 0 0 9 0 0 0 0 0 0 1";
+        assert_eq!(
+            Position::from_fen(idle, &el_filja),
+            Err(FenError::IdleOwesFirst(Color::Black))
+        );
+        // Owed after White's removal, as the end of placing leaves them.
+        let after = "@@*O*@*O/**@*@OO@/O*OOO**O w m r 9 0 6 0 1 2 0 0 0 0 0 0 1";
+        let pos = Position::from_fen(after, &el_filja).unwrap();
+        assert_eq!((pos.pending_removals(), pos.next_owed()), (1, 2));
+        assert_eq!(pos.fen(&el_filja), after);
     }
 
     #[test]

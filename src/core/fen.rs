@@ -89,7 +89,7 @@ pub enum FenError {
     IdleOwesFirst(Color),
     #[error("FEN owes {owed} removals; these rules allow at most {most}")]
     TooManyRemovals { owed: u8, most: u8 },
-    #[error("FEN gives a removal count but its action is not `r`")]
+    #[error("FEN gives a removal count but its action is not `r` (or `?`, the game over)")]
     RemovalActionMismatch,
     #[error("FEN owes a removal but the opponent has no piece on the board")]
     NothingToRemove,
@@ -253,14 +253,15 @@ impl Setup {
     }
 
     /// The removals the side to move owes (action `r` with no count owes
-    /// one), checked with what the other side owes next against the most
-    /// the rules allow.
+    /// one; a finished game, action `?`, keeps the count it still owed, as
+    /// `Position::fen` writes it), checked with what the other side owes
+    /// next against the most the rules allow.
     fn pending_removals(&self, rules: &Rules) -> Result<u8, FenError> {
         let stated = self.to_remove[self.side.index()].unsigned_abs();
         let next_owed = self.to_remove[self.side.opponent().index()];
         let pending = match (self.action, stated) {
             ('r', 0) => 1,
-            ('r', n) => n,
+            ('r' | '?', n) => n,
             (_, 0) => 0,
             _ => return Err(FenError::RemovalActionMismatch),
         };
@@ -655,6 +656,28 @@ mod tests {
         let pos = Position::from_fen(after, &el_filja).unwrap();
         assert_eq!((pos.pending_removals(), pos.next_owed()), (1, 2));
         assert_eq!(pos.fen(&el_filja), after);
+    }
+
+    #[test]
+    fn a_finished_game_with_removals_owed_reads_back() {
+        // Found by the `fen` fuzz target: White owes five removals but has
+        // two pieces left, so the game is over; the FEN written for it
+        // (`o ?` with the count) was refused as a count without action `r`.
+        let el_filja = Variant::ElFilja.rules();
+        let fen = "********/@***O***/******** w p r 1 1 1 8 5 0 0 0 0 0 0 0 22";
+        let pos = Position::from_fen(fen, &el_filja).unwrap();
+        assert!(pos.outcome(&el_filja).is_some());
+        let written = pos.fen(&el_filja);
+        assert_eq!(
+            written,
+            "********/@***O***/******** w o ? 1 1 1 8 5 0 0 0 0 0 0 0 22"
+        );
+        assert_eq!(Position::from_fen(&written, &el_filja), Ok(pos));
+        // A count with an action that is neither is still refused.
+        assert_eq!(
+            Position::from_fen(&written.replace(" o ? ", " m s "), &el_filja),
+            Err(FenError::RemovalActionMismatch)
+        );
     }
 
     #[test]

@@ -50,7 +50,7 @@ fn claimed_len(h: &Header, k: u8) -> Option<u64> {
     }
 }
 
-fn try_file(dir: &Path, bytes: &[u8], h: Option<&Header>, seeds: &[u8]) {
+fn try_file(bytes: &[u8], h: Option<&Header>, seeds: &[u8]) {
     let (own, opp, k, limits) = match h {
         Some(h) => (h.own, h.opp, h.layer, h.limits),
         None => (3, 3, 0, NMoveLimits::NONE),
@@ -61,12 +61,7 @@ fn try_file(dir: &Path, bytes: &[u8], h: Option<&Header>, seeds: &[u8]) {
         .map(|h| h.rules)
         .filter(|r| matches!(r.fly_at, 3 | 4))
         .unwrap_or(default);
-    for entry in std::fs::read_dir(dir)
-        .expect("the scratch directory")
-        .flatten()
-    {
-        let _ = std::fs::remove_file(entry.path());
-    }
+    let dir = &mulino_fuzz::scratch_dir("tb");
     let data = dir.join("data");
     std::fs::write(&data, bytes).expect("the file is written");
     let mut names = vec![
@@ -145,8 +140,7 @@ fuzz_target!(|data: &[u8]| {
     // A few bytes past the header choose the probed positions.
     let seeds: Vec<u8> = data.iter().skip(HEADER_LEN).take(4).copied().collect();
     let seeds = if seeds.is_empty() { vec![0] } else { seeds };
-    let dir = mulino_fuzz::scratch_dir("tb");
-    try_file(&dir, data, header.as_ref(), &seeds);
+    try_file(data, header.as_ref(), &seeds);
     if let Some(h) = &header {
         let body = &data[HEADER_LEN..];
         let len = claimed_len(h, h.layer).filter(|&n| n <= MAX_PADDED);
@@ -154,8 +148,7 @@ fuzz_target!(|data: &[u8]| {
             let mut padded = data[..HEADER_LEN].to_vec();
             let filler = if body.is_empty() { &[0u8][..] } else { body };
             padded.extend(filler.iter().cycle().take(len as usize));
-            try_file(&dir, &padded, header.as_ref(), &seeds);
+            try_file(&padded, header.as_ref(), &seeds);
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 });

@@ -96,10 +96,17 @@ pub fn check_position(pos: &Position, rules: &Rules) {
     }
 }
 
-/// A directory of this process's own for files the parsers read, emptied.
+/// A directory of this process's own for files the parsers read, emptied
+/// (`$TMPDIR/mulino-fuzz-NAME-PID`; it stays when the process ends).
 pub fn scratch_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("mulino-fuzz-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    match std::fs::read_dir(&dir) {
+        Ok(entries) => {
+            for entry in entries.flatten() {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+        Err(_) => std::fs::create_dir_all(&dir).expect("a scratch directory"),
+    }
     dir
 }

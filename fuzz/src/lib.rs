@@ -55,7 +55,20 @@ pub fn check_position(pos: &Position, rules: &Rules) {
     let fen = pos.fen(rules);
     let back = Position::from_fen(&fen, rules)
         .unwrap_or_else(|e| panic!("the FEN it writes, {fen:?}, does not read back: {e}"));
-    assert_eq!(back, *pos, "{fen:?} reads back to another position");
+    if pos.outcome(rules).is_none() {
+        assert_eq!(back, *pos, "{fen:?} reads back to another position");
+    } else {
+        // A finished game's FEN (phase `o`) cannot say whether the
+        // removals it still owes were earned by a placement, which only
+        // a move after them would use, and none comes: it reads back to
+        // the same key (every other field) and the same result.
+        assert_eq!(back.key(), pos.key(), "{fen:?} reads back to another key");
+        assert_eq!(back.outcome(rules), pos.outcome(rules));
+        assert_eq!(
+            (back.rule50(), back.fullmove()),
+            (pos.rule50(), pos.fullmove())
+        );
+    }
     assert_eq!(back.fen(rules), fen, "{fen:?} writes back differently");
     let mut list = MoveList::new();
     pos.legal_moves(rules, &mut list);

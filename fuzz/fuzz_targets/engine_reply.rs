@@ -6,7 +6,8 @@
 //!
 //! A score is given from White's side in GBGP and Sanmill and turned to
 //! the mover's: the same line read for White and for Black must give
-//! scores of opposite signs.
+//! scores of opposite signs. Every score read is written as the PGN's
+//! comments write it (`EngineScore::text`).
 
 #![no_main]
 
@@ -17,11 +18,13 @@ use mulino::matches::dialect::{Reply, read_reply};
 use mulino::matches::record::EngineScore;
 use mulino::matches::sanmill;
 
+/// The score a reply gives, as a number; its text as the PGN writes it.
 fn score(r: &Reply) -> Option<i32> {
     let s = match r {
         Reply::Info { score, .. } | Reply::Best { score, .. } => score.as_ref()?,
         Reply::Other => return None,
     };
+    let _ = s.text();
     Some(match *s {
         EngineScore::Cp(v) => v,
         EngineScore::Mate(v) => v,
@@ -34,8 +37,9 @@ fuzz_target!(|data: &[u8]| {
         for proto in [Proto::Mulino, Proto::Gbgp, Proto::Sanmill] {
             let white = read_reply(proto, line, Color::White);
             let black = read_reply(proto, line, Color::Black);
+            let (w, b) = (score(&white), score(&black));
             if proto != Proto::Mulino {
-                if let (Some(w), Some(b)) = (score(&white), score(&black)) {
+                if let (Some(w), Some(b)) = (w, b) {
                     assert_eq!(w.signum(), -b.signum(), "{proto:?} {line:?}: {w} and {b}");
                 }
             }

@@ -8,14 +8,19 @@
 //! entries cover a whole table. A table is an anonymous mapping, aligned
 //! to 2 MiB so that every page of it can be huge; where the system gives
 //! no huge pages it works the same on ordinary pages.
+//!
+//! WebAssembly has no mappings (nor pages to speak of): there a table is
+//! zeroed memory from the allocator, which grows the module's memory.
 
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
 
-use memmap2::{MmapMut, MmapOptions};
+#[cfg(not(target_family = "wasm"))]
+use memmap2::{MmapMut as Block, MmapOptions};
 
 /// The huge-page size on x86-64 and aarch64 Linux, and so the alignment of
 /// a table at least this large.
+#[cfg_attr(target_family = "wasm", allow(dead_code))]
 const HUGE_PAGE: usize = 2 << 20;
 
 /// The element types a zeroed table may hold.
@@ -34,7 +39,7 @@ unsafe impl Zeroed for u64 {}
 
 /// `len` elements of `T`, all zero at the start.
 pub struct HugeTable<T: Zeroed> {
-    map: Option<MmapMut>,
+    map: Option<Block>,
     /// Where the table starts in the mapping: the first 2 MiB boundary.
     offset: usize,
     len: usize,
@@ -57,16 +62,27 @@ impl<T: Zeroed> HugeTable<T> {
                 _t: PhantomData,
             });
         }
+        #[cfg(target_family = "wasm")]
+        return Ok(HugeTable {
+            map: Some(Block::zeroed(bytes)?),
+            offset: 0,
+            len,
+            _t: PhantomData,
+        });
         // A mapping is only page-aligned: map one huge page more and start
         // at the first huge-page boundary in it.
+        #[cfg(not(target_family = "wasm"))]
         let slack = if bytes >= HUGE_PAGE { HUGE_PAGE } else { 0 };
+        #[cfg(not(target_family = "wasm"))]
         let map = MmapOptions::new()
             .len(bytes.checked_add(slack).ok_or_else(too_large)?)
             .map_anon()?;
+        #[cfg(not(target_family = "wasm"))]
         let offset = map.as_ptr().align_offset(HUGE_PAGE).min(slack);
         // A hint: without huge pages the table is the same, slower.
         #[cfg(target_os = "linux")]
         let _ = map.advise(memmap2::Advice::HugePage);
+        #[cfg(not(target_family = "wasm"))]
         Ok(HugeTable {
             map: Some(map),
             offset,
@@ -79,8 +95,14 @@ impl<T: Zeroed> HugeTable<T> {
     /// pages where the kernel gives them), not at the first probe of a
     /// search.
     pub fn commit(&mut self) {
+        // A module's memory is had when it grows.
+        #[cfg(target_family = "wasm")]
+        return;
+        #[cfg(not(target_family = "wasm"))]
         let offset = self.offset;
+        #[cfg(not(target_family = "wasm"))]
         let bytes = self.len * std::mem::size_of::<T>();
+        #[cfg(not(target_family = "wasm"))]
         if let Some(map) = &mut self.map {
             for b in map[offset..offset + bytes].iter_mut().step_by(4096) {
                 *b = 0;
@@ -94,10 +116,11 @@ impl<T: Zeroed> Deref for HugeTable<T> {
 
     fn deref(&self) -> &[T] {
         match &self.map {
-            // SAFETY: the map holds `len` elements from `offset`, which is
-            // a multiple of 2 MiB (or 0), so aligned for `T`; they are
-            // zeroed or written only through this table, and `T: Zeroed`
-            // makes the zeros valid.
+            // SAFETY: the map holds `len` elements from `offset`, a 2 MiB
+            // boundary or its start (a mapping's or a block's, both
+            // page-aligned), so aligned for `T`; they are zeroed or
+            // written only through this table, and `T: Zeroed` makes the
+            // zeros valid.
             Some(m) => unsafe {
                 std::slice::from_raw_parts(m.as_ptr().add(self.offset).cast::<T>(), self.len)
             },
@@ -121,6 +144,56 @@ impl<T: Zeroed> DerefMut for HugeTable<T> {
         }
     }
 }
+
+/// Zeroed memory from the allocator, page-aligned, for a table on
+/// WebAssembly.
+#[cfg(target_family = "wasm")]
+struct Block {
+    ptr: std::ptr::NonNull<u8>,
+    layout: std::alloc::Layout,
+}
+
+#[cfg(target_family = "wasm")]
+impl Block {
+    fn zeroed(bytes: usize) -> std::io::Result<Block> {
+        let too_large = || std::io::Error::new(std::io::ErrorKind::OutOfMemory, "table too large");
+        let layout = std::alloc::Layout::from_size_align(bytes, 4096).map_err(|_| too_large())?;
+        // Not `alloc_zeroed`: wasi-libc's calloc clears with a loop; one
+        // `write_bytes` is one memory.fill (bulk memory, .cargo/config.toml),
+        // some ten times faster.
+        // SAFETY: the layout's size is not zero (`zeroed` returns early
+        // for an empty table).
+        let ptr = unsafe { std::alloc::alloc(layout) };
+        let ptr = std::ptr::NonNull::new(ptr).ok_or_else(too_large)?;
+        // SAFETY: `ptr` holds `bytes` bytes, just allocated.
+        unsafe { ptr.as_ptr().write_bytes(0, bytes) };
+        Ok(Block { ptr, layout })
+    }
+
+    fn as_ptr(&self) -> *const u8 {
+        self.ptr.as_ptr()
+    }
+
+    fn as_mut_ptr(&mut self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+}
+
+#[cfg(target_family = "wasm")]
+impl Drop for Block {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `zeroed` with this layout, freed once.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr(), self.layout) }
+    }
+}
+
+// SAFETY: a block owns its memory alone, as a `Box<[u8]>` does; the table
+// over it gives access to it only through `&`/`&mut` borrows of itself.
+#[cfg(target_family = "wasm")]
+unsafe impl Send for Block {}
+// SAFETY: as above.
+#[cfg(target_family = "wasm")]
+unsafe impl Sync for Block {}
 
 /// The memory the system can still give without swapping (Linux:
 /// `MemAvailable` in /proc/meminfo), or `None` where that is not known.

@@ -19,17 +19,28 @@
 //!   [`tb_cli`] (`mulino tb`, the database command line); and for the
 //!   engine's developers [`tune`] (`mulino tune`, the evaluation's weights
 //!   fitted to the databases' values).
+//! - [`host`]: at the bottom, what a job on the only thread (WebAssembly)
+//!   asks of its host: to hear the lines that came meanwhile.
+//! - `wasm` (WebAssembly only): the module's entry points, the protocol
+//!   over lines handed in by the JavaScript host (protocol.md, §13).
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod bench;
 pub mod core;
 pub mod engine;
+pub mod host;
 pub mod largemem;
+#[cfg(not(target_family = "wasm"))]
 pub mod matches;
 pub mod protocol;
 pub mod search;
 pub mod tb;
+#[cfg(not(target_family = "wasm"))]
 pub mod tb_cli;
+#[cfg(not(target_family = "wasm"))]
 pub mod tune;
+#[cfg(target_family = "wasm")]
+mod wasm;
+#[cfg(not(target_family = "wasm"))]
 pub mod web;

@@ -160,10 +160,7 @@ fn main() -> ExitCode {
             // A person at a terminal gets one line of greeting; a program
             // driving the engine gets nothing it did not ask for.
             if stdin.is_terminal() {
-                println!(
-                    "mulino {} by the mulino developers: a Mill engine. Type `help` for the commands.",
-                    env!("CARGO_PKG_VERSION")
-                );
+                println!("{}", mulino::protocol::greeting());
             }
             mulino::protocol::run(
                 Box::new(std::io::BufReader::new(stdin)),

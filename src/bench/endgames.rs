@@ -55,8 +55,8 @@ pub fn parse(text: &str) -> Result<Vec<Endgame>, SetError> {
     let mut set = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
-        let raw = raw.trim_end();
-        if raw.is_empty() || raw.starts_with('#') {
+        let raw = raw.trim_end_matches(['\r', '\n']);
+        if raw.trim().is_empty() || raw.starts_with('#') {
             continue;
         }
         let fields: Vec<&str> = raw.split('\t').collect();

@@ -158,8 +158,13 @@ fn count(
         0 => 1,
         1 => pos.count_moves(rules),
         _ => {
-            if depth >= STOP_CHECK_DEPTH && stop.load(Relaxed) {
-                return 0;
+            if depth >= STOP_CHECK_DEPTH {
+                // Where the count runs on the only thread (WebAssembly),
+                // `stop` comes in here.
+                crate::host::poll(0);
+                if stop.load(Relaxed) {
+                    return 0;
+                }
             }
             // Depths of 32 and more do not fit the key (and are never
             // reached in practice); they are counted without the memo.

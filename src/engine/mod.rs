@@ -2,10 +2,14 @@
 //! `go`/`stop`/`ponderhit` with a background search thread, and perft.
 //! The protocol dialects, the products (matches, the web board) and the
 //! tests all drive this.
+//!
+//! WebAssembly has no threads: there a job (a search or perft) is kept
+//! until the host runs it ([`Engine::take_job`]), or until [`Engine::wait`]
+//! runs it on the caller's thread; it hears `stop` through
+//! [`crate::host::poll`].
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::core::game::GameError;
@@ -103,6 +107,13 @@ pub enum PerftEnd {
     Failed,
 }
 
+/// A job started and not yet over: natively its thread; on WebAssembly
+/// the job itself, until someone runs it.
+#[cfg(not(target_family = "wasm"))]
+type Running = std::thread::JoinHandle<()>;
+#[cfg(target_family = "wasm")]
+pub type Running = Box<dyn FnOnce() + Send>;
+
 /// Hands a background job's answer to its callback exactly once, and
 /// clears the engine's busy flag first. Dropped without an answer (the
 /// job panicked), it delivers `failed`, so a GUI still gets its reply and
@@ -136,7 +147,7 @@ pub struct Engine {
     game: Game,
     settings: Settings,
     shared: Arc<SearchShared>,
-    search: Mutex<Option<JoinHandle<()>>>,
+    search: Mutex<Option<Running>>,
     searching: Arc<AtomicBool>,
     /// The databases of `TablebasePath`, when they fit the rules.
     tablebases: Option<Arc<Tablebases>>,
@@ -303,6 +314,9 @@ impl Engine {
         if path.is_empty() {
             return Vec::new();
         }
+        if cfg!(target_family = "wasm") {
+            return vec!["the databases are not available in WebAssembly".into()];
+        }
         let notify: Option<Notify> = self.notifier.clone().map(|n| {
             let notify: Notify =
                 Arc::new(move |what: &str| n(Notice::TablebaseProblem(what.into())));
@@ -347,6 +361,22 @@ impl Engine {
     pub fn wait_for_tablebases(&self) {
         if let Some(tb) = &self.tablebases {
             tb.wait_for_checks();
+        }
+    }
+
+    /// Waits until the background check of the databases in use is over,
+    /// or `timeout` has passed: whether it is over, and how far it has
+    /// come (`None`: no databases in use).
+    pub fn wait_for_tablebases_within(
+        &self,
+        timeout: std::time::Duration,
+    ) -> (bool, Option<crate::tb::probe::CheckProgress>) {
+        match &self.tablebases {
+            None => (true, None),
+            Some(tb) => (
+                tb.wait_for_checks_within(timeout),
+                Some(tb.check_progress()),
+            ),
         }
     }
 
@@ -466,7 +496,8 @@ impl Engine {
             done: Some(done),
             failed: Some(failed),
         };
-        let handle = std::thread::Builder::new()
+        #[cfg(not(target_family = "wasm"))]
+        let running = std::thread::Builder::new()
             .name("search".into())
             .stack_size(64 << 20)
             .spawn(move || job(delivery))
@@ -474,7 +505,11 @@ impl Engine {
                 self.searching.store(false, Relaxed);
                 EngineError::Thread(e.to_string())
             })?;
-        *self.search.lock().unwrap_or_else(|e| e.into_inner()) = Some(handle);
+        // No threads: the host runs the job when the command that started
+        // it has returned (or `wait` runs it).
+        #[cfg(target_family = "wasm")]
+        let running: Running = Box::new(move || job(delivery));
+        *self.search.lock().unwrap_or_else(|e| e.into_inner()) = Some(running);
         Ok(())
     }
 
@@ -556,7 +591,8 @@ impl Engine {
         Ok(infinite)
     }
 
-    /// Runs a search to the end on a thread of its own and returns it.
+    /// Runs a search to the end on a thread of its own (on WebAssembly, on
+    /// this one) and returns it.
     pub fn search_blocking(&self, limits: Limits) -> Result<SearchResult, EngineError> {
         self.ensure_idle()?;
         let shared = &self.shared;
@@ -567,6 +603,9 @@ impl Engine {
             fn currmove(&self, _: u32, _: Move, _: usize) {}
         }
         let game = &self.game;
+        if cfg!(target_family = "wasm") {
+            return Ok(search::run(game, &limits, shared, &Silent, Instant::now()));
+        }
         std::thread::scope(|s| {
             std::thread::Builder::new()
                 .stack_size(64 << 20)
@@ -590,12 +629,26 @@ impl Engine {
         self.shared.ponder_hit(go_started.elapsed());
     }
 
-    /// Waits for the running search, if any, to finish.
+    /// Waits for the running search, if any, to finish (on WebAssembly:
+    /// runs it to the end here).
     pub fn wait(&self) {
-        let handle = self.search.lock().unwrap_or_else(|e| e.into_inner()).take();
-        if let Some(h) = handle {
-            let _ = h.join();
+        let running = self.search.lock().unwrap_or_else(|e| e.into_inner()).take();
+        #[cfg(not(target_family = "wasm"))]
+        if let Some(handle) = running {
+            let _ = handle.join();
         }
+        #[cfg(target_family = "wasm")]
+        if let Some(job) = running {
+            job();
+        }
+    }
+
+    /// The job started and not yet run, for the host to run when it no
+    /// longer holds the engine (WebAssembly: it then hears the lines that
+    /// come meanwhile through [`crate::host::poll`]).
+    #[cfg(target_family = "wasm")]
+    pub fn take_job(&self) -> Option<Running> {
+        self.search.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 }
 

@@ -80,9 +80,9 @@ impl EngineOption {
             max,
         };
         match self {
-            EngineOption::Hash => spin(d.hash_mb, 1, 32768),
+            EngineOption::Hash => spin(d.hash_mb, 1, MAX_HASH_MB),
             EngineOption::ClearHash => OptionKind::Button,
-            EngineOption::Threads => spin(d.threads, 1, 256),
+            EngineOption::Threads => spin(d.threads, 1, MAX_THREADS),
             EngineOption::MultiPv => spin(d.multipv, 1, 256),
             EngineOption::MoveOverhead => spin(d.move_overhead as usize, 0, 5000),
             EngineOption::Ponder => OptionKind::Check { default: d.ponder },
@@ -96,6 +96,18 @@ impl EngineOption {
         }
     }
 }
+
+/// The largest `Hash` and `Threads`. WebAssembly has one thread, and a
+/// module's memory is at most 4 GB, of which hosts give less (Node 20
+/// refused a 2048 MB table; protocol.md, §13).
+#[cfg(not(target_family = "wasm"))]
+const MAX_HASH_MB: i64 = 32768;
+#[cfg(not(target_family = "wasm"))]
+const MAX_THREADS: i64 = 256;
+#[cfg(target_family = "wasm")]
+const MAX_HASH_MB: i64 = 1024;
+#[cfg(target_family = "wasm")]
+const MAX_THREADS: i64 = 1;
 
 /// Engine settings that are not rules.
 #[derive(Clone, Debug)]

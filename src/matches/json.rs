@@ -129,6 +129,8 @@ pub struct PairingDoc {
     pub first_on_time: WdlDoc,
     pub first_on_board: WdlDoc,
     pub pairs: u64,
+    /// Pairs the first engine lost: LL and LD, the first two classes.
+    pub pairs_lost: u64,
     pub pentanomial: [u64; 5],
     pub colour_decided: ColourDecided,
     pub elo: Option<f64>,
@@ -363,6 +365,7 @@ fn pairing(info: &MatchInfo, names: &[String], p: &PairingTally) -> PairingDoc {
         first_on_time: wdl(&p.on_time),
         first_on_board: wdl(&p.on_board),
         pairs: p.penta.pairs(),
+        pairs_lost: p.penta.0[0] + p.penta.0[1],
         pentanomial: p.penta.0,
         colour_decided: ColourDecided {
             white_won_both: p.colour_decided[0],

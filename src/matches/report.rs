@@ -262,10 +262,25 @@ fn pairing(s: &mut String, info: &MatchInfo, names: &[String], p: &PairingTally)
         }
         None => s.push_str(", Elo n/a (no complete pair)"),
     }
+    // Pairs first: a game lost in a pair that the colour decided (the
+    // first engine won the other game) says more of the opening than of
+    // the engine; a pair lost (LL or LD) does not.
+    let pairs = p.penta.pairs();
+    let lost = p.penta.0[0] + p.penta.0[1];
+    let games = p.first().games();
+    let percent = |n: u64, of: u64| 100.0 * n as f64 / of.max(1) as f64;
     let _ = write!(
         s,
-        "\n  pairs {}, pentanomial [LL LD DD+WL WD WW] = {:?}",
-        p.penta.pairs(),
+        "\n  pairs lost {lost} of {pairs} ({:.1}%: LL {} + LD {}), games lost {} of {games} ({:.1}%)",
+        percent(lost, pairs),
+        p.penta.0[0],
+        p.penta.0[1],
+        p.first().losses,
+        percent(p.first().losses, games),
+    );
+    let _ = write!(
+        s,
+        "\n  pairs {pairs}, pentanomial [LL LD DD+WL WD WW] = {:?}",
         p.penta.0
     );
     let [white, black] = p.colour_decided;

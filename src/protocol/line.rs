@@ -125,6 +125,11 @@ pub trait Dialect {
     /// End of input: a search with a natural end finishes, an open-ended
     /// one is stopped.
     fn finish(&mut self);
+    /// End of input while the running job is out of the caller's reach
+    /// (WebAssembly, where it runs below the caller on the only thread):
+    /// stop it if only `stop` could end it, as [`Dialect::finish`] does
+    /// first; `finish` follows once it has ended.
+    fn stop_open_ended(&mut self);
     /// `quit`: stop any search at once.
     fn quit(&mut self);
 }

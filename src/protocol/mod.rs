@@ -17,6 +17,15 @@ pub use uci::run_once;
 
 use line::{Event, serve, spawn_reader};
 
+/// The one line a person at a terminal is greeted with (a program
+/// driving the engine gets nothing it did not ask for).
+pub fn greeting() -> String {
+    format!(
+        "mulino {} by the mulino developers: a Mill engine. Type `help` for the commands.",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
 /// Runs a session over `input` until `quit` or end of input. The first
 /// command picks the dialect: `gbgp` starts a GBGP session (answering the
 /// handshake), anything else is ours and is its first line. Blank lines

@@ -274,7 +274,12 @@ pub fn run(
         // Infinite and ponder searches answer only after `stop` (or
         // `ponderhit`, which turns pondering off).
         while (limits.infinite || shared.is_pondering()) && !shared.stop.load(Relaxed) {
-            std::thread::sleep(Duration::from_millis(1));
+            if cfg!(target_family = "wasm") {
+                // The only thread: wait for the host's next lines.
+                crate::host::poll(100);
+            } else {
+                std::thread::sleep(Duration::from_millis(1));
+            }
         }
         shared.stop.store(true, Relaxed);
         r

@@ -86,6 +86,7 @@ use std::path::{Path, PathBuf};
 use super::error::TbError;
 use super::nmove::NMoveLimits;
 use super::rules::TbRules;
+use super::trust::Checked;
 use super::value::Value;
 
 pub const MAGIC: &[u8; 8] = b"MULINOTB";
@@ -318,7 +319,9 @@ pub fn checksum(data: &[u8]) -> u64 {
 }
 
 /// Writes a finished table: to `path.tmp` first, synced, then renamed, so
-/// that a file under the final name is always complete.
+/// that a file under the final name is always complete; and records it
+/// as checked in its directory's list (`trust.rs`): its bytes are the
+/// ones its checksum was computed from.
 pub fn write_table(path: &Path, header: &Header, slots: &[u8]) -> Result<(), TbError> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
@@ -328,7 +331,11 @@ pub fn write_table(path: &Path, header: &Header, slots: &[u8]) -> Result<(), TbE
     f.write_all(slots).map_err(TbError::io(&tmp))?;
     f.sync_all().map_err(TbError::io(&tmp))?;
     drop(f);
-    std::fs::rename(&tmp, path).map_err(TbError::io(path))
+    std::fs::rename(&tmp, path).map_err(TbError::io(path))?;
+    if let Some(dir) = path.parent() {
+        Checked::record(dir, path, header.checksum);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

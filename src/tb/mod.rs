@@ -4,7 +4,8 @@
 //! perfectly from the first move.
 //!
 //! From the bottom (each module uses only those above it in this list):
-//! - `value`: the values and their byte codes; `error`: what can go wrong.
+//! - `value`: the values and their byte codes; `error`: what can go wrong;
+//!   `trust`: the files already checked.
 //! - `nmove`: values under the N-move rules; `rules`: the rules a file is
 //!   built for.
 //! - `symmetry`: the 16 board symmetries; `index`: dense slots per
@@ -33,6 +34,7 @@ pub mod probe;
 pub mod root;
 pub mod rules;
 pub mod symmetry;
+pub mod trust;
 pub mod value;
 pub mod work;
 

@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
-use std::sync::atomic::{AtomicBool, AtomicU8};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
 use super::error::TbError;
@@ -21,6 +21,7 @@ use super::mapped::MappedTable;
 use super::nmove::{NMoveLimits, TbValue};
 use super::placing::{LAYERS, Layer, PlacingLoaded};
 use super::rules::TbRules;
+use super::trust::Checked;
 use super::value::{self, Value};
 use crate::core::{Bitboard, Position, Rules};
 
@@ -124,6 +125,26 @@ pub struct Tablebases {
     checking: AtomicBool,
     /// Set when the background check has looked at every file.
     checks_done: (Mutex<bool>, Condvar),
+    /// How far the check has come.
+    progress: Progress,
+}
+
+/// The check's counters.
+#[derive(Debug, Default)]
+struct Progress {
+    total: AtomicU64,
+    done: AtomicU64,
+    files: AtomicU64,
+    files_done: AtomicU64,
+}
+
+/// How far the background check of the files has come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CheckProgress {
+    pub bytes_done: u64,
+    pub bytes: u64,
+    pub files_done: u64,
+    pub files: u64,
 }
 
 impl std::fmt::Debug for Tablebases {
@@ -171,6 +192,7 @@ impl Tablebases {
             told_kinds: AtomicU8::new(0),
             checking: AtomicBool::new(false),
             checks_done: (Mutex::new(true), Condvar::new()),
+            progress: Progress::default(),
         }
     }
 
@@ -444,6 +466,9 @@ impl Tablebases {
     /// `TbRules::from_rules`).
     #[inline]
     pub fn probe(&self, pos: &Position) -> Option<Value> {
+        if !self.settled() {
+            return None;
+        }
         let (own, opp) = Tablebases::moving_sets(pos)?;
         let t = self.usable(Kind::ToEnd, own.count(), opp.count())?;
         Some(t.value(own, opp))
@@ -453,6 +478,9 @@ impl Tablebases {
     /// opened with, from its counter, if the databases hold it.
     #[inline]
     pub fn value(&self, pos: &Position) -> Option<TbValue> {
+        if !self.settled() {
+            return None;
+        }
         if pos.is_placing() {
             return self.placing_value(pos);
         }
@@ -593,7 +621,8 @@ impl Tablebases {
     /// to move) is there and play may use it.
     pub fn holds(&self, own: u32, opp: u32) -> bool {
         let range = MIN_PIECES as u32..=MAX_PIECES as u32;
-        range.contains(&own)
+        self.settled()
+            && range.contains(&own)
             && range.contains(&opp)
             && (self.wdz_usable(own, opp).is_some() || self.usable(Kind::ToEnd, own, opp).is_some())
     }
@@ -673,39 +702,116 @@ impl Tablebases {
         (ok, problems)
     }
 
-    /// Checks every file in the directory now: opens it, checks its
-    /// checksum, and lets play use it if both pass. Returns the number of
-    /// files play may use and the problems (each also told).
+    /// Checks every file in the directory now, on two threads, the largest
+    /// first: opens it, checks its checksum (unless the directory's list
+    /// of checked files says it was checked as it is now, `trust.rs`), and
+    /// lets play use it if both pass. Returns the number of files play may
+    /// use and the problems (each also told).
     pub fn check_all(&self) -> (usize, Vec<String>) {
-        let mut usable = 0;
-        let mut problems = Vec::new();
-        for id in self.files() {
-            self.with_file(id, |table, state, told| {
-                let verdict = match table {
-                    Ok(t) => t.verify_checksum().map_err(|e| e.to_string()),
-                    Err(e) => Err(e.to_string()),
-                };
-                match verdict {
-                    Ok(()) => {
-                        state.store(TRUSTED, Release);
-                        usable += 1;
+        let mut files: Vec<(FileId, u64)> = self
+            .files()
+            .into_iter()
+            .map(|id| {
+                (
+                    id,
+                    std::fs::metadata(self.path_of(id)).map_or(0, |m| m.len()),
+                )
+            })
+            .collect();
+        files.sort_by_key(|&(_, len)| std::cmp::Reverse(len));
+        let total: u64 = files.iter().map(|&(_, len)| len).sum();
+        self.progress.total.store(total, Relaxed);
+        self.progress.files.store(files.len() as u64, Relaxed);
+        let checked = Checked::load(&self.dir);
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let usable = std::sync::atomic::AtomicUsize::new(0);
+        let problems = Mutex::new(Vec::new());
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(2));
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|| {
+                    while let Some(&(id, len)) = files.get(next.fetch_add(1, Relaxed)) {
+                        self.check_one(id, &checked, &usable, &problems);
+                        self.progress.done.fetch_add(len, Relaxed);
+                        self.progress.files_done.fetch_add(1, Relaxed);
                     }
-                    Err(e) => {
-                        state.store(BAD, Release);
-                        if !told.swap(true, Relaxed) {
-                            self.tell(&format!("{e}: the file is not used"));
-                        }
-                        problems.push(e);
-                    }
-                }
-            });
-        }
+                });
+            }
+        });
+        checked.save();
         self.forget_exactness();
-        self.checking.store(false, Release);
+        let problems = problems.into_inner().unwrap_or_else(|e| e.into_inner());
+        (usable.into_inner(), problems)
+    }
+
+    /// The background check is over: whoever waits for it goes on.
+    fn end_checks(&self) {
         let (done, wake) = &self.checks_done;
         *done.lock().unwrap_or_else(|e| e.into_inner()) = true;
         wake.notify_all();
-        (usable, problems)
+    }
+
+    /// Checks one file (see [`Tablebases::check_all`]).
+    fn check_one(
+        &self,
+        id: FileId,
+        checked: &Checked,
+        usable: &std::sync::atomic::AtomicUsize,
+        problems: &Mutex<Vec<String>>,
+    ) {
+        self.with_file(id, |table, state, told| {
+            let verdict = match table {
+                Ok(t) if checked.holds(&t.path, t.header.checksum) => Ok(()),
+                Ok(t) => t
+                    .verify_checksum()
+                    .map_err(|e| e.to_string())
+                    .inspect(|()| {
+                        checked.add(&t.path, t.header.checksum);
+                    }),
+                Err(e) => Err(e.to_string()),
+            };
+            match verdict {
+                Ok(()) => {
+                    state.store(TRUSTED, Release);
+                    usable.fetch_add(1, Relaxed);
+                }
+                Err(e) => {
+                    state.store(BAD, Release);
+                    if !told.swap(true, Relaxed) {
+                        self.tell(&format!("{e}: the file is not used"));
+                    }
+                    problems.lock().unwrap_or_else(|e| e.into_inner()).push(e);
+                }
+            }
+        });
+    }
+
+    /// How far the background check has come: bytes and files checked, of
+    /// the bytes and files there are (0 of 0 before it starts).
+    pub fn check_progress(&self) -> CheckProgress {
+        let p = &self.progress;
+        CheckProgress {
+            bytes_done: p.done.load(Relaxed),
+            bytes: p.total.load(Relaxed),
+            files_done: p.files_done.load(Relaxed),
+            files: p.files.load(Relaxed),
+        }
+    }
+
+    /// Whether the background check has looked at every file.
+    pub fn checks_finished(&self) -> bool {
+        *self.checks_done.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Waits until the background check has looked at every file, or
+    /// `timeout` has passed; whether it has.
+    pub fn wait_for_checks_within(&self, timeout: std::time::Duration) -> bool {
+        let (done, wake) = &self.checks_done;
+        let finished = done.lock().unwrap_or_else(|e| e.into_inner());
+        let (finished, _) = wake
+            .wait_timeout_while(finished, timeout, |f| !*f)
+            .unwrap_or_else(|e| e.into_inner());
+        *finished
     }
 
     /// Starts the background check of every file ([`Tablebases::check_all`]);
@@ -715,17 +821,39 @@ impl Tablebases {
         on_done: impl FnOnce(usize, Vec<String>) + Send + 'static,
     ) {
         *self.checks_done.0.lock().unwrap_or_else(|e| e.into_inner()) = false;
+        for counter in [
+            &self.progress.total,
+            &self.progress.done,
+            &self.progress.files,
+            &self.progress.files_done,
+        ] {
+            counter.store(0, Relaxed);
+        }
         self.checking.store(true, Release);
         let tables = Arc::clone(self);
         std::thread::spawn(move || {
             let (usable, problems) = tables.check_all();
+            // The files are in use before it is said, and it is said
+            // before `isready` answers.
+            tables.checking.store(false, Release);
             on_done(usable, problems);
+            tables.end_checks();
         });
     }
 
     #[inline]
     fn checks_running(&self) -> bool {
         self.checking.load(Acquire)
+    }
+
+    /// Whether play may use the files: not while their check runs. Some
+    /// files trusted and others not yet would give values the N-move rule
+    /// can spoil (a `.tb` win without the `.dtz` or `.wdz` distance that
+    /// says whether it comes in time): until every file has been looked
+    /// at, the files are not used at all (`isready` waits for that).
+    #[inline]
+    fn settled(&self) -> bool {
+        !(self.checked && self.checks_running())
     }
 
     /// Waits until the background check has looked at every file.

@@ -80,13 +80,30 @@ impl TbRules {
     /// The rules core's position with `own` (White) to move against `opp`,
     /// both hands empty.
     pub fn position(self, own: Bitboard, opp: Bitboard) -> Option<Position> {
+        self.position_of(&self.game_rules(), Color::White, own, opp)
+    }
+
+    /// The position under `rules` (whose moving phase these are) with
+    /// `mover`'s pieces `own` to move against `opp`, both hands empty, at
+    /// a counter of 0.
+    pub fn position_of(
+        self,
+        rules: &Rules,
+        mover: Color,
+        own: Bitboard,
+        opp: Bitboard,
+    ) -> Option<Position> {
+        let mut board = [own, opp];
+        if mover == Color::Black {
+            board.swap(0, 1);
+        }
         let setup = Setup {
-            board: [own, opp],
+            board,
             marked: Bitboard::EMPTY,
-            side: Color::White,
+            side: mover,
             phase: 'm',
             action: 's',
-            on_board: [own.count() as u8, opp.count() as u8],
+            on_board: [board[0].count() as u8, board[1].count() as u8],
             in_hand: [0, 0],
             to_remove: [0, 0],
             last_mill: [None; 4],
@@ -95,6 +112,6 @@ impl TbRules {
             fullmove: 1,
             blocked_removal: false,
         };
-        Position::from_setup(&setup, &self.game_rules()).ok()
+        Position::from_setup(&setup, rules).ok()
     }
 }

@@ -12,7 +12,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 
 use crate::bench::endgames::{format_line, in_moving_phase};
-use crate::core::{Bitboard, Color, Position, Rules, Setup, Variant};
+use crate::core::{Bitboard, Color, Variant};
 use crate::tb::index::Subspace;
 use crate::tb::probe::Tablebases;
 use crate::tb::root::probe_root;
@@ -60,31 +60,6 @@ impl SplitMix {
     }
 }
 
-/// The position with `mover`'s pieces `own` to move against `opp`, both
-/// hands empty, at a counter of 0.
-fn position(rules: &Rules, mover: Color, own: Bitboard, opp: Bitboard) -> Option<Position> {
-    let mut board = [own, opp];
-    if mover == Color::Black {
-        board.swap(0, 1);
-    }
-    let setup = Setup {
-        board,
-        marked: Bitboard::EMPTY,
-        side: mover,
-        phase: 'm',
-        action: 's',
-        on_board: [board[0].count() as u8, board[1].count() as u8],
-        in_hand: [0, 0],
-        to_remove: [0, 0],
-        last_mill: [None; 4],
-        formed: [Bitboard::EMPTY; 2],
-        rule50: 0,
-        fullmove: 20,
-        blocked_removal: false,
-    };
-    Position::from_setup(&setup, rules).ok()
-}
-
 /// The range `a-b` of pieces a side.
 fn piece_range(text: &str) -> Result<(u8, u8)> {
     let parsed = text
@@ -106,11 +81,8 @@ pub fn run(a: &EndgamesArgs) -> Result<()> {
     if !a.dir.is_dir() {
         bail!("{}: no such directory", a.dir.display());
     }
-    let tables = Tablebases::under(
-        &a.dir,
-        TbRules::from_rules(&rules)?,
-        NMoveLimits::of(&rules),
-    );
+    let tb_rules = TbRules::from_rules(&rules)?;
+    let tables = Tablebases::under(&a.dir, tb_rules, NMoveLimits::of(&rules));
     let subspaces: Vec<Subspace> = (low..=high)
         .flat_map(|w| (low..=high).filter_map(move |b| Subspace::new(w, b)))
         .collect();
@@ -140,7 +112,7 @@ pub fn run(a: &EndgamesArgs) -> Result<()> {
         } else {
             Color::Black
         };
-        let Some(pos) = position(&rules, mover, own, opp) else {
+        let Some(pos) = tb_rules.position_of(&rules, mover, own, opp) else {
             continue;
         };
         if !in_moving_phase(&pos) || !seen.insert(pos.key()) {

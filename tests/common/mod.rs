@@ -5,6 +5,12 @@
 //! generous enough for a slow, busy machine; and the protocol tests'
 //! shared checks (a refused line changes nothing, the engine is still
 //! healthy).
+//!
+//! With `MULINO_ENGINE` set (a command line, split at spaces: `node
+//! target/web/mulino.mjs`), the engine run is that command instead of the
+//! built binary: the protocol tests then check the WebAssembly engine,
+//! and those that need what only the binary has skip themselves
+//! ([`native_only`]).
 
 // Each test binary uses a different part of this helper.
 #![allow(dead_code)]
@@ -21,6 +27,37 @@ pub const TIMEOUT: Duration = Duration::from_secs(30);
 /// The path of the binary Cargo built for these tests.
 pub const BIN: &str = env!("CARGO_BIN_EXE_mulino");
 
+/// The engine's command line from `MULINO_ENGINE`, if set (not empty).
+pub fn engine_override() -> Option<String> {
+    std::env::var("MULINO_ENGINE")
+        .ok()
+        .filter(|c| !c.trim().is_empty())
+}
+
+/// The command that runs the engine: [`BIN`], or `MULINO_ENGINE`'s.
+pub fn engine_command() -> Command {
+    match engine_override() {
+        None => Command::new(BIN),
+        Some(line) => {
+            let mut words = line.split_whitespace();
+            let mut command = Command::new(words.next().expect("a command"));
+            command.args(words);
+            command
+        }
+    }
+}
+
+/// Whether the engine is `MULINO_ENGINE`'s rather than the binary: a test
+/// of what only the binary has calls this first and returns if it says
+/// so, after saying why on stderr.
+pub fn native_only(why: &str) -> bool {
+    let skip = engine_override().is_some();
+    if skip {
+        eprintln!("skipped under MULINO_ENGINE: {why}");
+    }
+    skip
+}
+
 /// A running engine. Dropping it kills the process if it is still alive.
 pub struct Engine {
     child: Child,
@@ -33,7 +70,7 @@ pub struct Engine {
 impl Engine {
     /// Starts the engine in protocol mode.
     pub fn spawn() -> Engine {
-        Engine::spawn_command(Command::new(BIN))
+        Engine::spawn_command(engine_command())
     }
 
     /// Starts the engine by `command` (one that ends by running [`BIN`],
@@ -271,13 +308,13 @@ pub fn run_args(args: &[&str], timeout: Duration) -> (ExitStatus, String) {
 
 /// [`run_args`], with what the program wrote on stderr too.
 pub fn run_args_with_stderr(args: &[&str], timeout: Duration) -> (ExitStatus, String, String) {
-    let mut child = Command::new(BIN)
+    let mut child = engine_command()
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
+        .unwrap_or_else(|e| panic!("cannot start the engine: {e}"));
     let drain = |mut pipe: Box<dyn Read + Send>| {
         std::thread::spawn(move || {
             let mut text = String::new();

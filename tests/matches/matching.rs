@@ -146,6 +146,8 @@ pub fn check_totals(doc: &Value) {
             .map(int)
             .collect();
         assert_eq!(penta.iter().sum::<u64>(), int(&p["pairs"]));
+        // The pairs the first engine lost: both games, or one and a draw.
+        assert_eq!(int(&p["pairs_lost"]), penta[0] + penta[1], "{p}");
         assert!(2 * int(&p["pairs"]) <= int(&p["first_results"]["games"]));
         // Pair points agree with the first engine's points over the
         // complete pairs, which are all its games when none is open.

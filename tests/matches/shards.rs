@@ -43,7 +43,8 @@ fn comparable(doc: &Value) -> Value {
     doc
 }
 
-/// The summary's lines about the pairing (score, Elo, pentanomial, SPRT).
+/// The summary's lines about the pairing (score, Elo, pairs lost,
+/// pentanomial, SPRT).
 fn pairing_lines(stdout: &[u8]) -> Vec<String> {
     String::from_utf8_lossy(stdout)
         .lines()
@@ -151,7 +152,7 @@ fn slices_merged_equal_the_match_played_at_once() {
         "{p}"
     );
     assert_eq!(pairing_lines(&out.stdout), pairing_lines(&whole_out.stdout));
-    assert_eq!(pairing_lines(&out.stdout).len(), 3, "{stdout}");
+    assert_eq!(pairing_lines(&out.stdout).len(), 4, "{stdout}");
 
     refusals(&dir, &shard_paths);
 }

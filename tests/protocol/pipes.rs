@@ -5,18 +5,18 @@
 //! answers to the end.
 
 use std::io::{Read, Write};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::mpsc::channel;
 use std::time::Duration;
 
-use crate::common::BIN;
+use crate::common::engine_command;
 
 /// How long a piped session may take before the test calls it a hang.
 const LIMIT: Duration = Duration::from_secs(120);
 
 /// The lines the engine prints for `input`, written at once and closed.
 fn pipe(input: &str) -> Vec<String> {
-    let mut child = Command::new(BIN)
+    let mut child = engine_command()
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())

@@ -773,3 +773,51 @@ fn tb_endgames_samples_the_benchmark_from_the_files() {
         assert!(throws_away > 0, "{}", e.fen);
     }
 }
+
+/// `isready` after `TablebasePath` answers once every file is checked
+/// (and says that they are), so that a game started at once after it
+/// plays from the files with the N-move rule in force from its first
+/// move. The position is a win under the rule whose next removal is 11
+/// plies away with 11 left (the counter at 89): a move that does not
+/// hurry to it throws the win away, though the win without the rule
+/// stays.
+#[test]
+fn isready_waits_for_the_files_and_the_first_move_keeps_the_win() {
+    let dir = fixture::copy_all(fixture::up_to_five(), "isready");
+    let mut engine = Engine::spawn();
+    engine.send(&format!(
+        "setoption name TablebasePath value {}",
+        dir.display()
+    ));
+    engine.send("isready");
+    let lines = engine.read_until(|l| l == "readyok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string TablebasePath:") && l.contains("checked")),
+        "readyok came before the files were checked: {lines:?}"
+    );
+    engine.send("position fen O@@@OO**/OO@*@***/******** w m s 5 0 5 0 0 0 0 0 0 0 0 89 1");
+    let probe = engine.ask("tbprobe");
+    assert_eq!(probe[0], "tbprobe value win 31 removal 11", "{probe:?}");
+    let best = engine.go("movetime 200");
+    let best = bestmove_of(best.last().unwrap()).to_string();
+    let value = probe
+        .iter()
+        .find_map(|l| l.strip_prefix(&format!("tbprobe move {best} ")))
+        .unwrap_or_else(|| panic!("{best} is not in {probe:?}"));
+    assert!(value.starts_with("win"), "{best} gives {value}: {probe:?}");
+    // Opened again, the files are not read again: the list in the folder
+    // says they were checked as they are.
+    assert!(dir.join(mulino::tb::trust::FILE_NAME).exists());
+    let mut again = Engine::spawn();
+    again.send(&format!(
+        "setoption name TablebasePath value {}",
+        dir.display()
+    ));
+    let lines = again.ask("isready");
+    assert!(
+        lines.iter().any(|l| l.contains("checked, all in use")),
+        "{lines:?}"
+    );
+}

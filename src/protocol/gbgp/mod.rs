@@ -221,10 +221,14 @@ impl Dialect for Session {
 
     /// A bare `go` is stopped; a search with a natural end finishes.
     fn finish(&mut self) {
+        self.stop_open_ended();
+        self.engine.wait();
+    }
+
+    fn stop_open_ended(&mut self) {
         if self.infinite {
             self.engine.stop();
         }
-        self.engine.wait();
     }
 
     fn quit(&mut self) {

@@ -140,7 +140,7 @@ impl Session {
         let item =
             match parse(line) {
                 Ok(Command::IsReady) => {
-                    self.out.line("readyok");
+                    self.ready();
                     return Flow::Continue;
                 }
                 // The running job ends now, whatever waits behind it.
@@ -240,7 +240,7 @@ impl Session {
                 Ok(())
             }
             Command::IsReady => {
-                out.line("readyok");
+                self.ready();
                 Ok(())
             }
             Command::SetOption { name, value } => self.engine.set_option(&name, value.as_deref()),
@@ -303,6 +303,30 @@ impl Session {
             }
         }?;
         Ok(Flow::Continue)
+    }
+
+    /// `isready`: at once while a search or perft runs; otherwise once the
+    /// databases of `TablebasePath` are checked, saying every few seconds
+    /// how far the check has come, so that a game started after it uses
+    /// every file from its first move.
+    fn ready(&mut self) {
+        if self.running().is_none() {
+            const EVERY: std::time::Duration = std::time::Duration::from_secs(3);
+            loop {
+                let (done, progress) = self.engine.wait_for_tablebases_within(EVERY);
+                match progress {
+                    Some(p) if !done => self.out.line(&format!(
+                        "info string TablebasePath: checking the files, {} of {} ({:.1} of {:.1} GB)",
+                        p.files_done,
+                        p.files,
+                        p.bytes_done as f64 / 1e9,
+                        p.bytes as f64 / 1e9
+                    )),
+                    _ => break,
+                }
+            }
+        }
+        self.out.line("readyok");
     }
 
     /// The opponent played the move pondered on: the search goes on as a
@@ -419,9 +443,7 @@ impl Dialect for Session {
     /// stopped, as nothing can send it any more.
     fn finish(&mut self) {
         loop {
-            if self.open_ended() {
-                self.engine.stop();
-            }
+            self.stop_open_ended();
             self.engine.wait();
             if self.pending.is_empty() {
                 return;
@@ -429,6 +451,12 @@ impl Dialect for Session {
             if self.run_pending() == Flow::Quit {
                 return;
             }
+        }
+    }
+
+    fn stop_open_ended(&mut self) {
+        if self.open_ended() {
+            self.engine.stop();
         }
     }
 

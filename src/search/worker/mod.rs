@@ -115,6 +115,9 @@ impl<'a> Worker<'a> {
         if self.unflushed >= CHECK_EVERY {
             self.shared.nodes.fetch_add(self.unflushed, Relaxed);
             self.unflushed = 0;
+            // Where the search runs on the only thread (WebAssembly), the
+            // lines that came meanwhile are handed over here: `stop` too.
+            crate::host::poll(0);
             if self.shared.stop.load(Relaxed) {
                 self.stopped = true;
                 return true;

@@ -198,9 +198,9 @@ fn one_level(m: &Mover, from: &AtomicSide, to: &AtomicSide, level: u32, threads:
                         mine += 1;
                         let (own_s, opp_s) = from.sub.position(idx as u64);
                         predecessors(m, to.sub, own_s, opp_s, &mut preds);
-                        if c == won
-                            && let Some(may_lose) = &to.may_lose
-                        {
+                        // (No let chain: they need Rust 1.88, and this
+                        // crate builds with 1.85.)
+                        if let Some(may_lose) = to.may_lose.as_ref().filter(|_| c == won) {
                             preds.retain(|&p| may_lose[p as usize / 64] >> (p % 64) & 1 != 0);
                         }
                         // Ask for every line the updates will touch at

@@ -1,0 +1,171 @@
+//! The files already checked: a small list in the databases' directory
+//! (`.mulino-checked`), one line per file whose checksum passed, with what
+//! identifies that file on disk (its size, modification time and inode)
+//! and its header's checksum. A file whose stamp still matches is not
+//! read again, so that opening a checked directory costs a few `stat`s
+//! instead of minutes of reading; a file changed in any way (written,
+//! replaced, touched) has another stamp and is checked again.
+//!
+//! Builds add the files they write (they have just checked what they
+//! wrote); the engine's check adds the files it verified. The list is only
+//! a cache: a directory that cannot be written to, or a damaged list,
+//! costs a full check and nothing else.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::UNIX_EPOCH;
+
+/// The list's name in a databases' directory.
+pub const FILE_NAME: &str = ".mulino-checked";
+
+/// What identifies one version of a file on disk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    pub len: u64,
+    /// Nanoseconds since the epoch of its last modification.
+    pub modified: u128,
+    /// Its inode (0 where the system has none to give).
+    pub inode: u64,
+    /// Its header's checksum of the values.
+    pub checksum: u64,
+}
+
+impl Stamp {
+    /// The stamp of the file at `path` as it is now, with the checksum its
+    /// header gives (`None` where the file cannot be looked at).
+    pub fn of(path: &Path, checksum: u64) -> Option<Stamp> {
+        let meta = std::fs::metadata(path).ok()?;
+        let modified = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
+        #[cfg(unix)]
+        let inode = std::os::unix::fs::MetadataExt::ino(&meta);
+        #[cfg(not(unix))]
+        let inode = 0;
+        Some(Stamp {
+            len: meta.len(),
+            modified: modified.as_nanos(),
+            inode,
+            checksum,
+        })
+    }
+
+    fn line(&self, name: &str) -> String {
+        format!(
+            "{name}\t{}\t{}\t{}\t{:016x}",
+            self.len, self.modified, self.inode, self.checksum
+        )
+    }
+
+    fn parse(line: &str) -> Option<(String, Stamp)> {
+        let mut f = line.split('\t');
+        let name = f.next()?.to_string();
+        let stamp = Stamp {
+            len: f.next()?.parse().ok()?,
+            modified: f.next()?.parse().ok()?,
+            inode: f.next()?.parse().ok()?,
+            checksum: u64::from_str_radix(f.next()?, 16).ok()?,
+        };
+        f.next().is_none().then_some((name, stamp))
+    }
+}
+
+/// The checked files of one directory.
+#[derive(Debug, Default)]
+pub struct Checked {
+    dir: PathBuf,
+    files: Mutex<HashMap<String, Stamp>>,
+}
+
+impl Checked {
+    /// The list of `dir` (empty where there is none, or it does not read).
+    pub fn load(dir: &Path) -> Checked {
+        let files = std::fs::read_to_string(dir.join(FILE_NAME))
+            .map(|text| text.lines().filter_map(Stamp::parse).collect())
+            .unwrap_or_default();
+        Checked {
+            dir: dir.to_path_buf(),
+            files: Mutex::new(files),
+        }
+    }
+
+    fn name(path: &Path) -> Option<String> {
+        path.file_name()?.to_str().map(str::to_string)
+    }
+
+    /// Whether the file at `path`, whose header gives `checksum`, was
+    /// checked as it is now.
+    pub fn holds(&self, path: &Path, checksum: u64) -> bool {
+        let (Some(name), Some(now)) = (Checked::name(path), Stamp::of(path, checksum)) else {
+            return false;
+        };
+        let files = self.files.lock().unwrap_or_else(|e| e.into_inner());
+        files.get(&name) == Some(&now)
+    }
+
+    /// Records that the file at `path` passed its check as it is now.
+    pub fn add(&self, path: &Path, checksum: u64) {
+        if let (Some(name), Some(now)) = (Checked::name(path), Stamp::of(path, checksum)) {
+            let mut files = self.files.lock().unwrap_or_else(|e| e.into_inner());
+            files.insert(name, now);
+        }
+    }
+
+    /// Writes the list (to a temporary file, then renamed); a directory
+    /// that cannot be written to keeps no list.
+    pub fn save(&self) {
+        let mut lines: Vec<String> = {
+            let files = self.files.lock().unwrap_or_else(|e| e.into_inner());
+            files.iter().map(|(name, s)| s.line(name)).collect()
+        };
+        lines.sort();
+        let mut text = String::from(
+            "# The database files mulino has checked, as they were then (name, size, \
+             modified ns, inode, checksum). Delete it to check every file again.\n",
+        );
+        for l in lines {
+            text.push_str(&l);
+            text.push('\n');
+        }
+        let tmp = self
+            .dir
+            .join(format!("{FILE_NAME}.{}.tmp", std::process::id()));
+        if std::fs::write(&tmp, text).is_ok()
+            && std::fs::rename(&tmp, self.dir.join(FILE_NAME)).is_err()
+        {
+            let _ = std::fs::remove_file(&tmp);
+        }
+    }
+
+    /// Records one file in `dir`'s list at once (a build's).
+    pub fn record(dir: &Path, path: &Path, checksum: u64) {
+        let list = Checked::load(dir);
+        list.add(path, checksum);
+        list.save();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_is_checked_until_it_changes() {
+        let dir = std::env::temp_dir().join(format!("mulino-trust-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("mulino-3-3.tb");
+        std::fs::write(&file, b"values").unwrap();
+        Checked::record(&dir, &file, 7);
+        let list = Checked::load(&dir);
+        assert!(list.holds(&file, 7));
+        // Another checksum in its header, or another content, is another file.
+        assert!(!list.holds(&file, 8));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(&file, b"VALUES").unwrap();
+        assert!(!Checked::load(&dir).holds(&file, 7));
+        // A damaged list is an empty one.
+        std::fs::write(dir.join(FILE_NAME), "mulino-3-3.tb\tx\n").unwrap();
+        assert!(!Checked::load(&dir).holds(&file, 7));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -3,7 +3,7 @@
 test data (tests/data), protocol.md's and the tests' protocol lines, and a
 built mulino (`cargo build --release`): FENs of every variant, moves,
 protocol lines, engine specifications, openings files, PGN games, engine
-replies and database headers.
+replies, the web board's API calls and HTTP requests, and database headers.
 
     python3 fuzz/make_seeds.py [--tb-dir DIR]
 
@@ -253,6 +253,63 @@ def engine_reply():
                         '{"piecesCount": 9, "mayFly": true}}\n')
 
 
+def web_api():
+    """Calls as the page makes them (tests/web/api.rs), `$S` for the session."""
+    on = '{"session":"$S"}'
+    calls = [
+        ["state " + on, 'move {"session":"$S","move":"d6"}', 'move {"session":"$S","move":"a7"}',
+         'undo {"session":"$S","count":2}', 'redo {"session":"$S"}', "state " + on],
+        ['new {"session":"$S","variant":"twelve"}', 'move {"session":"$S","move":"d6"}',
+         'go {"session":"$S","purpose":"hint","level":20,"movetime":20,"multipv":3}', "state " + on,
+         "stop " + on],
+        ['go {"session":"$S","purpose":"analyse"}', "state " + on, "stop " + on],
+        ['go {"session":"$S","purpose":"play","level":0,"movetime":10}', "stop " + on],
+        ['fen {"session":"$S","fen":"********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1"}',
+         'move {"session":"$S","move":"a1"}'],
+        ['session {"variant":"da-san-qi","moves":["a7","b6","d7","b4","g7xb6"],"redo":["a1"]}',
+         "state " + on, 'undo {"session":"$S","count":10000}'],
+        ['session {"variant":"el-filja","fen":null,"moves":[],"redo":null}', "state " + on],
+        ["state", "nonsense {}", "move [1,2]", 'move {"session":"$S","move":7}',
+         'go {"session":"$S","purpose":"think","level":21}', "undo " + on[:-1]],
+    ]
+    for c in calls:
+        put("web_api", "\n".join(c))
+
+
+def web_http():
+    """Requests as a browser and the abuse tests (tests/web/http.rs) send them."""
+    host = "Host: 127.0.0.1\r\n"
+    body = '{"variant":"nine"}'
+    reqs = [
+        "GET / HTTP/1.1\r\n" + host + "\r\n",
+        "GET /app.js HTTP/1.1\r\nHost: localhost:8080\r\nConnection: close\r\n\r\n",
+        "GET /style.css HTTP/1.0\r\n\r\n",
+        "GET http://evil.example/ HTTP/1.1\r\nHost: evil.example\r\n\r\n",
+        "GET /api/state HTTP/1.1\r\n" + host + "\r\n",
+        "POST /api/session HTTP/1.1\r\n" + host + "Content-Type: application/json\r\n"
+        "Content-Length: %d\r\n\r\n%s" % (len(body), body),
+        "POST /api/session HTTP/1.1\r\n" + host + "Content-Type: application/json\r\n"
+        "Origin: http://127.0.0.1:8080\r\nContent-Length: 2\r\n\r\n{}",
+        "POST /api/state HTTP/1.1\r\n" + host + "Content-Type: application/json\r\n"
+        "Origin: http://evil.example\r\nContent-Length: 2\r\n\r\n{}",
+        "POST /api/state HTTP/1.1\r\n" + host + "Content-Type: text/plain\r\nContent-Length: 2\r\n\r\n{}",
+        "POST /api/move HTTP/1.1\r\n" + host + "Content-Type: application/json\r\n"
+        "Transfer-Encoding: chunked\r\n\r\n5\r\n{\"a\":\r\n3\r\n 1}\r\n0\r\n\r\n",
+        "POST /api/session HTTP/1.1\r\n" + host + "Content-Type: application/json\r\n"
+        "Expect: 100-continue\r\nContent-Length: 2\r\n\r\n{}",
+        "POST /api/session HTTP/1.1\r\n" + host + "Content-Type: application/json\r\n"
+        "Content-Length: 99999999\r\n\r\n{}",
+        "POST /api/session HTTP/1.1\r\n" + host + "Content-Type: application/json\r\n"
+        "Content-Length: 10\r\n\r\n{}",
+        "POST /api/session HTTP/1.1\r\n" + host + "Content-Type: application/json\r\n"
+        "Content-Length: 2\r\n\r\n\xff\xfe",
+        "GET / HTTP/1.1\r\nHost: [::1]:80\r\nX: " + "a" * 100 + "\r\n\r\n",
+        "BREW /pot HTCPCP/1.0\r\n\r\n",
+    ]
+    for r in reqs:
+        put("web_http", r.encode("latin-1"))
+
+
 def tb(dir):
     for path in sorted(glob.glob(os.path.join(dir, "**", "*"), recursive=True)):
         name = os.path.basename(path)
@@ -275,6 +332,8 @@ def main():
     openings()
     pgn()
     engine_reply()
+    web_api()
+    web_http()
     if a.tb_dir:
         tb(a.tb_dir)
     for t in sorted(os.listdir(SEEDS)):

@@ -83,9 +83,13 @@ pub enum FenError {
     MarkedPoints,
     #[error("FEN gives a removal to {0}, who is not to move")]
     RemovalForIdleSide(Color),
+    #[error(
+        "FEN gives {0}, who is not to move, removals while the side to move owes none (the side to move pays first)"
+    )]
+    IdleOwesFirst(Color),
     #[error("FEN owes {owed} removals; these rules allow at most {most}")]
     TooManyRemovals { owed: u8, most: u8 },
-    #[error("FEN gives a removal count but its action is not `r`")]
+    #[error("FEN gives a removal count but its action is not `r` (or `?`, the game over)")]
     RemovalActionMismatch,
     #[error("FEN owes a removal but the opponent has no piece on the board")]
     NothingToRemove,
@@ -249,17 +253,24 @@ impl Setup {
     }
 
     /// The removals the side to move owes (action `r` with no count owes
-    /// one), checked with what the other side owes next against the most
-    /// the rules allow.
+    /// one; a finished game, action `?`, keeps the count it still owed, as
+    /// `Position::fen` writes it), checked with what the other side owes
+    /// next against the most the rules allow.
     fn pending_removals(&self, rules: &Rules) -> Result<u8, FenError> {
         let stated = self.to_remove[self.side.index()].unsigned_abs();
         let next_owed = self.to_remove[self.side.opponent().index()];
         let pending = match (self.action, stated) {
             ('r', 0) => 1,
-            ('r', n) => n,
+            ('r' | '?', n) => n,
             (_, 0) => 0,
             _ => return Err(FenError::RemovalActionMismatch),
         };
+        // The side not to move owes removals only after the side to move
+        // (the end of placing's second removals): a game never hands the
+        // turn over with them still owed.
+        if pending == 0 && next_owed != 0 {
+            return Err(FenError::IdleOwesFirst(self.side.opponent()));
+        }
         let most = most_removals(rules);
         // The side not to move owes at most as much (end-of-placing rules).
         for owed in [pending, next_owed.unsigned_abs()] {
@@ -626,6 +637,47 @@ mod tests {
             Err(FenError::TooManyRemovals { owed: 9, most: 1 })
         );
         assert!(Position::from_fen(&full.replace(" 1 9 ", " 1 1 "), &zhi_qi).is_ok());
+    }
+
+    #[test]
+    fn the_side_not_to_move_owes_only_after_the_side_to_move() {
+        // Found by the `fen` fuzz target: Black owing nine removals with
+        // White to move and owing none made a position whose checked and
+        // unchecked play differ (the game hands Black its removals only
+        // once White's are paid).
+        let el_filja = Variant::ElFilja.rules();
+        let idle = "@@*O*@*O/**@*@OO@/O*OOO**O w m s 9 0 6 0 0 9 0 0 0 0 0 0 1";
+        assert_eq!(
+            Position::from_fen(idle, &el_filja),
+            Err(FenError::IdleOwesFirst(Color::Black))
+        );
+        // Owed after White's removal, as the end of placing leaves them.
+        let after = "@@*O*@*O/**@*@OO@/O*OOO**O w m r 9 0 6 0 1 2 0 0 0 0 0 0 1";
+        let pos = Position::from_fen(after, &el_filja).unwrap();
+        assert_eq!((pos.pending_removals(), pos.next_owed()), (1, 2));
+        assert_eq!(pos.fen(&el_filja), after);
+    }
+
+    #[test]
+    fn a_finished_game_with_removals_owed_reads_back() {
+        // Found by the `fen` fuzz target: White owes five removals but has
+        // two pieces left, so the game is over; the FEN written for it
+        // (`o ?` with the count) was refused as a count without action `r`.
+        let el_filja = Variant::ElFilja.rules();
+        let fen = "********/@***O***/******** w p r 1 1 1 8 5 0 0 0 0 0 0 0 22";
+        let pos = Position::from_fen(fen, &el_filja).unwrap();
+        assert!(pos.outcome(&el_filja).is_some());
+        let written = pos.fen(&el_filja);
+        assert_eq!(
+            written,
+            "********/@***O***/******** w o ? 1 1 1 8 5 0 0 0 0 0 0 0 22"
+        );
+        assert_eq!(Position::from_fen(&written, &el_filja), Ok(pos));
+        // A count with an action that is neither is still refused.
+        assert_eq!(
+            Position::from_fen(&written.replace(" o ? ", " m s "), &el_filja),
+            Err(FenError::RemovalActionMismatch)
+        );
     }
 
     #[test]

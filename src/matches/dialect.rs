@@ -253,7 +253,8 @@ fn info_fields(proto: Proto, words: &[&str], mover: Color) -> (Option<u32>, Opti
                     // GBGP: a forced win in n plies; in moves, rounded up.
                     (Some("win"), Some(v)) => {
                         let v = flip(v);
-                        let moves = (v.unsigned_abs() as i32).saturating_add(1) / 2;
+                        // In u32: `win -2147483648` has no i32 magnitude.
+                        let moves = v.unsigned_abs().div_ceil(2) as i32;
                         Some(EngineScore::Mate(if v < 0 { -moves } else { moves }))
                     }
                     _ => score,

@@ -46,7 +46,8 @@ impl EngineScore {
     pub fn text(self) -> String {
         match self {
             EngineScore::Cp(cp) => format!("{:+.2}", cp as f64 / 100.0),
-            EngineScore::Mate(n) if n < 0 => format!("-M{}", -n),
+            // `unsigned_abs`: an engine may say `mate -2147483648`.
+            EngineScore::Mate(n) if n < 0 => format!("-M{}", n.unsigned_abs()),
             EngineScore::Mate(n) => format!("+M{n}"),
         }
     }

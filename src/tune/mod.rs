@@ -9,7 +9,7 @@
 //! It prints the fit and the weights; a change to `search::params` is
 //! kept only if it then wins in matches (docs/evaluation.md).
 
-mod games;
+pub mod games;
 mod texel;
 
 use std::collections::HashSet;

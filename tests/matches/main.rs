@@ -5,5 +5,6 @@
 
 mod end_to_end;
 mod matching;
+mod replies;
 mod sanmill;
 mod shards;

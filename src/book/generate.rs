@@ -295,3 +295,31 @@ fn search_value(
     }
     Ok(Some((scores[0], scores[1])))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn after(rules: &Rules, moves: &[&str]) -> Position {
+        let game = Game::from_moves(*rules, Position::startpos(rules), moves.iter().copied())
+            .expect("legal moves");
+        *game.position()
+    }
+
+    #[test]
+    fn symmetric_copies_and_transpositions_count_once() {
+        let rules = Variant::Nine.rules();
+        let key = |moves: &[&str]| canonical(&after(&rules, moves), &rules);
+        // A quarter turn, a mirror, the ring exchange.
+        assert_eq!(key(&["d6"]), key(&["f4"]));
+        assert_eq!(key(&["a7", "d6"]), key(&["g7", "d6"]));
+        assert_eq!(key(&["d7"]), key(&["d5"]));
+        // The same position by another order of moves.
+        assert_eq!(key(&["d6", "a1", "f4"]), key(&["f4", "a1", "d6"]));
+        // Different positions (a middle point is not an outer one; the
+        // colours exchanged).
+        assert_ne!(key(&["d6"]), key(&["d7"]));
+        assert_ne!(key(&["d6"]), key(&["a7"]));
+        assert_ne!(key(&["d6", "a1"]), key(&["a1", "d6"]));
+    }
+}

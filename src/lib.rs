@@ -15,7 +15,8 @@
 //! - [`protocol`]: the text dialects over the engine API, side by side:
 //!   ours ([`protocol::uci`]) and GBGP ([`protocol::gbgp`]).
 //! - The products, each behind a subcommand in `main.rs`: [`matches`]
-//!   (`mulino match`), [`web`] (`mulino gui`, the web board; its JSON API
+//!   (`mulino match`), [`book`] (`mulino book`, opening books for
+//!   matches), [`web`] (`mulino gui`, the web board; its JSON API
 //!   also in WebAssembly, for the board served as static files) and
 //!   [`tb_cli`] (`mulino tb`, the database command line); and for the
 //!   engine's developers [`tune`] (`mulino tune`, the evaluation's weights
@@ -29,6 +30,8 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod bench;
+#[cfg(not(target_family = "wasm"))]
+pub mod book;
 pub mod core;
 pub mod engine;
 pub mod host;

@@ -63,6 +63,9 @@ enum Sub {
     },
     /// Play a match between engines (see docs/matches.md).
     Match(mulino::matches::MatchArgs),
+    /// Make an opening book that neither colour wins, for `mulino match
+    /// --openings` (see docs/books.md).
+    Book(mulino::book::BookArgs),
     /// Build, verify and count the databases of perfect play: the moving
     /// phase and the placing layers above it.
     Tb(mulino::tb_cli::TbArgs),
@@ -175,6 +178,7 @@ fn main() -> ExitCode {
         Some(Sub::Protocol(words)) => once(&words.join(" ")),
         Some(Sub::Tb(args)) => tool("tb", mulino::tb_cli::run(args)),
         Some(Sub::Match(args)) => tool("match", mulino::matches::run(args)),
+        Some(Sub::Book(args)) => tool("book", mulino::book::run(args)),
         Some(Sub::Tune(args)) => tool("tune", mulino::tune::run(args)),
         Some(Sub::Pgn { files }) => tool("pgn", pgn_as_json(&files)),
         Some(Sub::Endgames {

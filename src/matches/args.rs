@@ -59,7 +59,8 @@ pub struct MatchArgs {
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
     /// Openings, one a line: `startpos [moves ...]` or
-    /// `fen <FEN> [moves ...]`; `#` starts a comment.
+    /// `fen <FEN> [moves ...]`, then `; fen ...; value ...; by ...` in a
+    /// book (docs/books.md); `#` starts a comment.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
     /// Random legal plies played (seeded) from the start, or after each

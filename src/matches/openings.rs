@@ -144,30 +144,93 @@ fn whole_turns(moves: &[Move], start: &Position, rules: &Rules) -> Vec<Move> {
     turns
 }
 
-/// Reads an openings file: one opening a line, `#` comments, blank lines
-/// skipped.
-pub fn load(path: &Path, rules: &Rules) -> Result<Vec<Opening>, OpeningError> {
+/// One line of an openings file or book (docs/books.md): the opening,
+/// then `;`-separated fields, each a key and its text. `fen` (the
+/// position the moves reach, checked), `value` and `by` (the opening's
+/// value and how it was established) are read; other keys are left to
+/// the tools that write them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookLine {
+    pub opening: Opening,
+    /// The `fen` field, as written (it matches the position reached).
+    pub fen: Option<String>,
+    pub value: Option<String>,
+    pub by: Option<String>,
+}
+
+/// Parses one line (comment already cut off): the opening and its fields.
+pub fn parse_line(line: &str, rules: &Rules) -> Result<BookLine, String> {
+    let mut parts = line.split(';');
+    let opening = parse_opening(parts.next().unwrap_or("").trim(), rules)?;
+    let mut book = BookLine {
+        opening,
+        fen: None,
+        value: None,
+        by: None,
+    };
+    for part in parts.map(str::trim).filter(|p| !p.is_empty()) {
+        let (key, text) = part
+            .split_once(char::is_whitespace)
+            .map_or((part, ""), |(k, t)| (k, t.trim()));
+        let slot = match key {
+            "fen" => &mut book.fen,
+            "value" => &mut book.value,
+            "by" => &mut book.by,
+            _ => continue,
+        };
+        if slot.is_some() {
+            return Err(format!("field `{key}` given twice"));
+        }
+        if text.is_empty() {
+            return Err(format!("field `{key}` is empty"));
+        }
+        *slot = Some(text.to_string());
+    }
+    if let Some(fen) = &book.fen {
+        let stated = Position::from_fen(fen, rules).map_err(|e| format!("fen field: {e}"))?;
+        let reached = book.opening.game(rules).position().fen(rules);
+        if stated.fen(rules) != reached {
+            return Err(format!(
+                "the fen field `{fen}` is not the position the moves reach (`{reached}`)"
+            ));
+        }
+    }
+    Ok(book)
+}
+
+/// Reads an openings file or book: one opening a line with its fields,
+/// `#` comments, blank lines skipped.
+pub fn load_book(path: &Path, rules: &Rules) -> Result<Vec<BookLine>, OpeningError> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|source| OpeningError::Read {
         path: name.clone(),
         source,
     })?;
-    let mut openings = Vec::new();
+    let mut lines = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        let opening = parse_opening(line, rules).map_err(|what| OpeningError::Line {
+        let book = parse_line(line, rules).map_err(|what| OpeningError::Line {
             path: name.clone(),
             line: i + 1,
             what,
         })?;
-        openings.push(opening);
+        lines.push(book);
     }
-    if openings.is_empty() {
+    if lines.is_empty() {
         return Err(OpeningError::Empty(name));
     }
+    Ok(lines)
+}
+
+/// Reads an openings file: its openings, fields checked and dropped.
+pub fn load(path: &Path, rules: &Rules) -> Result<Vec<Opening>, OpeningError> {
+    let openings: Vec<Opening> = load_book(path, rules)?
+        .into_iter()
+        .map(|b| b.opening)
+        .collect();
     Ok(openings)
 }
 

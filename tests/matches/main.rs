@@ -3,6 +3,7 @@
 //! fake Sanmill, in one run or in shards, and the tests read its reports
 //! and replay its PGN. One test binary: `cargo test --test matches`.
 
+mod books;
 mod end_to_end;
 mod matching;
 mod replies;

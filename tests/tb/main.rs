@@ -9,6 +9,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod books;
 mod fixture;
 mod layout;
 mod moving;

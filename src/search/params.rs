@@ -164,6 +164,8 @@ pub const MOVING: EvalWeights = EvalWeights {
     mill_majority: 0,
 };
 
+/// The flying weights `mulino tune` fitted to Nine's databases, kept as
+/// the record of that fit: no set plays with them (see [`NINE_FLYING`]).
 pub const FLYING: EvalWeights = EvalWeights {
     in_hand: 100,
     open_mill: 34,
@@ -265,17 +267,19 @@ impl WeightSet {
 }
 
 /// Each `WeightSet`'s weights (in its order) by `Phase` (in its order).
-/// The other sets fly with the weights fitted to Nine's databases: the
-/// fits of their own flying phases gained little on held-out games
-/// (below); Nine's own set flies with the hand-set [`NINE_FLYING`].
+/// Every set flies with the hand-set [`NINE_FLYING`]: the weights fitted
+/// to Nine's databases ([`FLYING`]) lost won endgames in Twelve, Dooz and
+/// Lasker as they did in Nine (docs/performance.md, "Endgames"), and the
+/// fits of the other sets' own flying phases gained little on held-out
+/// games (below). Rule sets without flying never use theirs.
 static WEIGHT_SETS: [[EvalWeights; 3]; WeightSet::ALL.len()] = [
     [PLACING, MOVING, NINE_FLYING],
-    [TWELVE_PLACING, TWELVE_MOVING, FLYING],
-    [DOOZ_PLACING, DOOZ_MOVING, FLYING],
-    [LASKER_PLACING, LASKER_MOVING, FLYING],
-    [DA_SAN_QI_PLACING, DA_SAN_QI_MOVING, FLYING],
-    [EL_FILJA_PLACING, EL_FILJA_MOVING, FLYING],
-    [EXPERIMENTAL_PLACING, EXPERIMENTAL_MOVING, FLYING],
+    [TWELVE_PLACING, TWELVE_MOVING, NINE_FLYING],
+    [DOOZ_PLACING, DOOZ_MOVING, NINE_FLYING],
+    [LASKER_PLACING, LASKER_MOVING, NINE_FLYING],
+    [DA_SAN_QI_PLACING, DA_SAN_QI_MOVING, NINE_FLYING],
+    [EL_FILJA_PLACING, EL_FILJA_MOVING, NINE_FLYING],
+    [EXPERIMENTAL_PLACING, EXPERIMENTAL_MOVING, NINE_FLYING],
 ];
 
 /// Twelve Men's Morris's placing and moving weights, fitted by `mulino

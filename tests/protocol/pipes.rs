@@ -98,9 +98,11 @@ fn an_option_and_a_search_wait_for_a_timed_search() {
 
 #[test]
 fn answers_come_in_the_order_of_the_lines() {
-    let lines = pipe("go depth 6\nposition startpos moves d6\nbogus\nd\nisready\n");
-    // `isready` is answered at once; the rest in order: the search's
-    // answer, the error of `bogus`, then the board after d6.
+    // An endless search, so that the lines behind it surely arrive while
+    // it runs (a `go depth 6` may be over before `isready` is read).
+    let lines = pipe("go infinite\nposition startpos moves d6\nbogus\nd\nisready\nstop\n");
+    // `isready` and `stop` are answered at once; the rest in order: the
+    // search's answer, the error of `bogus`, then the board after d6.
     let at = |pred: &dyn Fn(&str) -> bool| {
         lines
             .iter()

@@ -74,3 +74,10 @@ fn dooz_keeps_twelves_endgames() {
     // file for file); it places differently and has a weight set of its own.
     keeps_at_least("dooz", Some("twelve.tsv"), 283);
 }
+
+#[test]
+fn experimental_keeps_da_san_qis_endgames() {
+    // Experimental moves as Da San Qi does (their moving-phase databases
+    // are the same files); they place differently.
+    keeps_at_least("experimental", Some("da-san-qi.tsv"), 265);
+}

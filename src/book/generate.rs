@@ -253,6 +253,20 @@ fn random_line(
     Some(game)
 }
 
+/// The search that values an opening: depth `depth`, one line, full
+/// strength, one thread and a fixed seed, so that its score depends on
+/// the position alone (with a new game's empty table).
+pub fn search_limits(depth: u32) -> Limits {
+    Limits {
+        depth: Some(depth),
+        multipv: 1,
+        skill: 20,
+        threads: 1,
+        seed: Some(0),
+        ..Limits::default()
+    }
+}
+
 /// The scores, White's view, of a search of the game's position and of
 /// the position after the move it chose, if both lie within `threshold`.
 fn search_value(
@@ -271,15 +285,7 @@ fn search_value(
         if engine.game().outcome().is_some() {
             return Ok(None);
         }
-        let limits = Limits {
-            depth: Some(depth),
-            multipv: 1,
-            skill: 20,
-            threads: 1,
-            seed: Some(0),
-            ..Limits::default()
-        };
-        let result = engine.search_blocking(limits)?;
+        let result = engine.search_blocking(search_limits(depth))?;
         if result.score.abs() > threshold {
             return Ok(None);
         }

@@ -8,12 +8,11 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use mulino::book::generate::canonical;
+use mulino::book::generate::{canonical, search_limits};
 use mulino::book::{BookSpec, DEFAULT_THRESHOLD, Method, generate};
 use mulino::core::{Color, Position, StartRepetition, Variant};
 use mulino::engine::Engine;
 use mulino::matches::openings::{BookLine, load_book, parse_line};
-use mulino::search::Limits;
 
 use crate::matching::{MULINO, Scratch};
 
@@ -145,16 +144,7 @@ fn the_generator_by_search_is_seeded_and_keeps_its_threshold() {
         engine
             .set_game(entry.opening.start, StartRepetition::Counts, &moves)
             .unwrap();
-        let result = engine
-            .search_blocking(Limits {
-                depth: Some(depth),
-                multipv: 1,
-                skill: 20,
-                threads: 1,
-                seed: Some(0),
-                ..Limits::default()
-            })
-            .unwrap();
+        let result = engine.search_blocking(search_limits(depth)).unwrap();
         let side = engine.game().position().side_to_move();
         let score = if side == Color::White {
             result.score

@@ -418,6 +418,15 @@ fn self_play_under_a_clock_never_flags() {
     const START_MS: i64 = 1000;
     const INC_MS: i64 = 10;
     let mut engine = Engine::spawn();
+    // What a GUI on a slow machine does: a debug build on a busy 2-core
+    // machine answers tens of milliseconds late now and then (54 ms past
+    // 48 left has been seen with the default 30), and the overhead is
+    // what covers it; the engine must still keep within its clock.
+    assert!(
+        engine
+            .ask("setoption name Move Overhead value 100")
+            .is_empty()
+    );
     let mut clock = [START_MS, START_MS];
     let mut moves: Vec<String> = Vec::new();
     let mut finished = false;

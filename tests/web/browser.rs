@@ -123,15 +123,12 @@ fn the_mill_by_a_drag_its_removal_and_the_end(page: &mut Page) {
     );
     assert_eq!(cdp.count(".removable"), 3);
     cdp.click_point("e4");
-    cdp.wait_for(
-        "the game's end",
-        "document.getElementById('status').textContent.includes('Game over')",
-    );
-    let status = cdp.text("#status");
+    let status = page.game_over_status();
     assert!(
         status.contains("white wins") && status.contains("1-0"),
         "{status}"
     );
+    let cdp = &mut page.cdp;
     assert_eq!(cdp.text("#moves .mv.current"), "g4-g7xe4");
     assert_eq!(cdp.count("[data-piece=black]"), 2);
     assert_eq!(

@@ -516,15 +516,30 @@ impl Page {
 
     /// Clicks Copy game and returns what the clipboard got.
     pub fn copied_game(&mut self) -> String {
+        self.copied_by("#btn-copy-game")
+    }
+
+    /// Clicks the copy button `selector` (Copy game, Copy FEN), waits for
+    /// its notice and returns what the clipboard got.
+    pub fn copied_by(&mut self, selector: &str) -> String {
         self.cdp
             .eval("document.getElementById('notice').textContent = ''");
-        self.cdp.click("#btn-copy-game");
+        self.cdp.click(selector);
         self.cdp.wait_for(
             "the copy notice",
             "document.getElementById('notice').textContent.includes('copied')",
         );
         let copied = self.cdp.eval("navigator.clipboard.readText()");
         copied.as_str().unwrap_or("").to_string()
+    }
+
+    /// Waits for the game's end and returns the status line.
+    pub fn game_over_status(&mut self) -> String {
+        self.cdp.wait_for(
+            "the game's end",
+            "document.getElementById('status').textContent.includes('Game over')",
+        );
+        self.cdp.text("#status")
     }
 }
 

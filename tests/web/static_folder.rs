@@ -190,13 +190,9 @@ fn nine_mens_morris_against_the_engine_and_to_its_end(page: &mut Page) {
     page.wait_plies("the undo", 10);
     assert_eq!(page.cdp.count("#moves .mv.future"), 1);
     play_line(page, &line, 10, line.len());
-    let cdp = &mut page.cdp;
-    cdp.wait_for(
-        "the game's end",
-        "document.getElementById('status').textContent.includes('Game over')",
-    );
-    let status = cdp.text("#status");
+    let status = page.game_over_status();
     assert!(status.contains("0-1"), "{status}");
+    let cdp = &mut page.cdp;
     assert_eq!(cdp.text("#moves .result"), "0-1");
     assert_eq!(cdp.text("#evaltext"), "0-1");
     // The evaluations of the positions on the way, on the graph.
@@ -255,28 +251,14 @@ fn twelve_mens_morris_to_its_end(page: &mut Page) -> Vec<u8> {
         "ui.pending === 0 && !ui.st.search && !ui.analysing",
     );
     play_line(page, &line, 30, line.len());
-    let cdp = &mut page.cdp;
-    cdp.wait_for(
-        "the game's end",
-        "document.getElementById('status').textContent.includes('Game over')",
-    );
-    let status = cdp.text("#status");
+    let status = page.game_over_status();
     assert!(
         status.contains("white wins") && status.contains("1-0"),
         "{status}"
     );
     page.allow_clipboard();
-    let cdp = &mut page.cdp;
-    cdp.eval("document.getElementById('notice').textContent = ''");
-    cdp.click("#btn-copy-fen");
-    cdp.wait_for(
-        "the FEN copied",
-        "document.getElementById('notice').textContent.includes('copied')",
-    );
-    assert_eq!(
-        cdp.eval("navigator.clipboard.readText()"),
-        cdp.eval("ui.st.fen")
-    );
+    let fen = page.copied_by("#btn-copy-fen");
+    assert_eq!(page.cdp.eval("ui.st.fen").as_str(), Some(fen.as_str()));
     let game = page.copied_game();
     assert!(game.contains("[Variant \"Twelve Men's Morris\"]"), "{game}");
     assert!(game.contains("17. b4-b2xe3 g7-d7"), "{game}");

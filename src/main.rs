@@ -135,9 +135,7 @@ fn endgames(
 ) -> anyhow::Result<()> {
     use anyhow::Context;
     use mulino::bench::endgames;
-    let variant: mulino::core::Variant = variant
-        .parse()
-        .map_err(|()| anyhow::anyhow!("unknown variant `{variant}`"))?;
+    let variant = mulino::core::Variant::from_arg(variant)?;
     let text = match &file {
         Some(path) => std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?,

@@ -67,10 +67,7 @@ pub struct BookArgs {
 
 /// Runs `mulino book`.
 pub fn run(args: BookArgs) -> anyhow::Result<()> {
-    let variant: Variant = args
-        .variant
-        .parse()
-        .map_err(|()| anyhow::anyhow!("unknown variant `{}`", args.variant))?;
+    let variant = Variant::from_arg(&args.variant)?;
     let rules = variant.rules();
     let start = match &args.fen {
         None => Position::startpos(&rules),
@@ -110,7 +107,9 @@ pub fn run(args: BookArgs) -> anyhow::Result<()> {
         plies: args.plies,
         count: args.count,
         seed: args.seed,
-        max_tries: args.max_tries.unwrap_or(args.count as u64 * 200),
+        max_tries: args
+            .max_tries
+            .unwrap_or((args.count as u64).saturating_mul(200)),
         method,
     };
     let began = Instant::now();

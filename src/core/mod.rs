@@ -21,4 +21,4 @@ pub use moves::{Move, MoveList, MoveParseError};
 pub use options::{OptionKind, OptionValue, RuleOption};
 pub use point::{Bitboard, Color, Point};
 pub use position::{DrawReason, Outcome, PlayError, Position, WinReason};
-pub use rules::{FullBoardAction, PlacingMill, Rules, Variant};
+pub use rules::{FullBoardAction, PlacingMill, Rules, UnknownVariant, Variant};

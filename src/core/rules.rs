@@ -336,6 +336,19 @@ impl fmt::Display for Variant {
     }
 }
 
+/// A rule set's name that names none (see [`Variant::from_arg`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown variant `{0}`")]
+pub struct UnknownVariant(pub String);
+
+impl Variant {
+    /// The rule set a command line names (any case), or an error that
+    /// repeats the name.
+    pub fn from_arg(name: &str) -> Result<Variant, UnknownVariant> {
+        name.parse().map_err(|()| UnknownVariant(name.to_string()))
+    }
+}
+
 impl FromStr for Variant {
     type Err = ();
     fn from_str(s: &str) -> Result<Self, ()> {
@@ -347,6 +360,13 @@ impl FromStr for Variant {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_command_line_names_a_variant_in_any_case_or_gets_its_name_back() {
+        assert_eq!(Variant::from_arg("Twelve"), Ok(Variant::Twelve));
+        let err = Variant::from_arg("tic-tac-toe").unwrap_err();
+        assert_eq!(err.to_string(), "unknown variant `tic-tac-toe`");
+    }
 
     #[test]
     fn names_follow_the_order_of_all() {

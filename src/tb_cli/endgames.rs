@@ -72,10 +72,7 @@ fn piece_range(text: &str) -> Result<(u8, u8)> {
 }
 
 pub fn run(a: &EndgamesArgs) -> Result<()> {
-    let variant: Variant = a
-        .variant
-        .parse()
-        .map_err(|()| anyhow::anyhow!("unknown variant `{}`", a.variant))?;
+    let variant = Variant::from_arg(&a.variant)?;
     let rules = variant.rules();
     let (low, high) = piece_range(&a.pieces)?;
     if !a.dir.is_dir() {

@@ -152,9 +152,7 @@ pub fn run(args: TbArgs) -> Result<()> {
 }
 
 fn tb_rules(variant: &str) -> Result<TbRules> {
-    let v: Variant = variant
-        .parse()
-        .map_err(|()| anyhow::anyhow!("unknown variant `{variant}`"))?;
+    let v = Variant::from_arg(variant)?;
     Ok(TbRules::from_rules(&v.rules())?)
 }
 
@@ -613,11 +611,7 @@ fn read_tsv(path: &Path) -> Result<Vec<(String, String)>> {
 }
 
 fn run_nmove(a: NmoveArgs) -> Result<()> {
-    let v: Variant = a
-        .common
-        .variant
-        .parse()
-        .map_err(|()| anyhow::anyhow!("unknown variant `{}`", a.common.variant))?;
+    let v = Variant::from_arg(&a.common.variant)?;
     let targets = selected(&a.common)?;
     if targets.is_empty() {
         bail!("no databases in {}", a.common.dir.display());

@@ -76,10 +76,7 @@ struct Counts {
 }
 
 pub fn run(args: TuneArgs) -> Result<()> {
-    let variant: Variant = args
-        .variant
-        .parse()
-        .map_err(|()| anyhow::anyhow!("unknown variant `{}`", args.variant))?;
+    let variant = Variant::from_arg(&args.variant)?;
     let rules = variant.rules();
     let phases = chosen_phases(&args.phases)?;
     let frozen = frozen_weights(&args.freeze)?;

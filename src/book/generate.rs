@@ -1,7 +1,9 @@
 //! The generator: seeded random openings, kept when the databases value
 //! them a draw (every move chosen among those that keep the draw) or when
-//! a search scores them near 0 from both sides; each position once, its
-//! transpositions and symmetric copies counted with it.
+//! a search scores them near 0 from both sides, and, where asked, when
+//! self-play games from them end level (as many won by White as by
+//! Black); each position once, its transpositions and symmetric copies
+//! counted with it.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -10,7 +12,9 @@ use std::sync::Arc;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::core::{Color, Game, Move, MoveList, Position, Rules, StartRepetition, Variant};
+use crate::core::{
+    Color, Game, Move, MoveList, Outcome, Position, Rules, StartRepetition, Variant,
+};
 use crate::engine::{Engine, EngineError};
 use crate::matches::openings::Opening;
 use crate::search::Limits;
@@ -32,6 +36,20 @@ pub enum Method {
     Tablebases(Arc<Tablebases>),
 }
 
+/// The self-play check: `games` games of the engine against itself from
+/// the opening, game `i` (from 0) at `nodes * (i + 2) / 2` nodes a move
+/// (so that the games differ), one thread, the table kept through a game.
+/// The opening is kept when as many games are won by White as by Black.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Check {
+    pub nodes: u64,
+    pub games: u32,
+}
+
+/// A self-play game longer than this many turns counts as a draw (the
+/// N-move rules end games long before it in every rule set).
+pub const CHECK_MAX_TURNS: usize = 1000;
+
 /// What a book is made of.
 pub struct BookSpec {
     pub variant: Variant,
@@ -45,6 +63,8 @@ pub struct BookSpec {
     /// Candidates drawn before giving up.
     pub max_tries: u64,
     pub method: Method,
+    /// Self-play games each opening must end level, if any.
+    pub check: Option<Check>,
 }
 
 /// One opening of a book, with its value and how it was established.
@@ -57,18 +77,27 @@ pub struct Entry {
     pub value: String,
     /// `tb`, or `search depth D scores W1 W2` (White's view, centipawns).
     pub by: String,
+    /// The self-play check's games, if one was asked for:
+    /// `self-play nodes N1 N2 ...: R1 R2 ...` (each result `1-0`, `0-1`
+    /// or `1/2-1/2`, White's first).
+    pub check: Option<String>,
 }
 
 impl Entry {
     /// The book line (docs/books.md).
     pub fn line(&self) -> String {
-        format!(
+        let mut line = format!(
             "{}; fen {}; value {}; by {}",
             self.opening.line(),
             self.fen,
             self.value,
             self.by
-        )
+        );
+        if let Some(check) = &self.check {
+            line.push_str("; check ");
+            line.push_str(check);
+        }
+        line
     }
 }
 
@@ -85,14 +114,17 @@ pub struct Progress {
     pub dead: u64,
     /// Candidates the value test threw away.
     pub refused: u64,
+    /// Candidates that passed the value test but whose self-play games
+    /// one colour won more of.
+    pub unlevel: u64,
 }
 
 impl fmt::Display for Progress {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} kept of {} tried ({} repeated, {} refused, {} dead ends)",
-            self.kept, self.tried, self.repeated, self.refused, self.dead
+            "{} kept of {} tried ({} repeated, {} refused, {} not level in self-play, {} dead ends)",
+            self.kept, self.tried, self.repeated, self.refused, self.unlevel, self.dead
         )
     }
 }
@@ -147,7 +179,7 @@ pub fn generate(
     let mut book = Vec::new();
     let mut p = Progress::default();
     let mut engine = None;
-    if let Method::Search { .. } = spec.method {
+    if matches!(spec.method, Method::Search { .. }) || spec.check.is_some() {
         let mut e = Engine::new();
         e.set_option("Variant", Some(spec.variant.name()))?;
         e.set_option("Hash", Some(&HASH_MB.to_string()))?;
@@ -187,8 +219,23 @@ pub fn generate(
             }
             _ => Some(("draw".to_string(), "tb".to_string())),
         };
-        match valued {
-            Some((value, by)) => {
+        let checked = match (valued, spec.check, engine.as_mut()) {
+            (Some(v), Some(check), Some(e)) => {
+                let results = self_play(e, &game, check)?;
+                let white = results.iter().filter(|r| **r == Some(Color::White)).count();
+                let black = results.iter().filter(|r| **r == Some(Color::Black)).count();
+                if white == black {
+                    Some((v, Some(check_field(check, &results))))
+                } else {
+                    p.unlevel += 1;
+                    progress(&p);
+                    continue;
+                }
+            }
+            (v, _, _) => v.map(|v| (v, None)),
+        };
+        match checked {
+            Some(((value, by), check)) => {
                 book.push(Entry {
                     opening: Opening {
                         start: spec.start,
@@ -198,6 +245,7 @@ pub fn generate(
                     fen: game.position().fen(&rules),
                     value,
                     by,
+                    check,
                 });
                 p.kept = book.len();
             }
@@ -300,6 +348,62 @@ fn search_value(
         moves.push(best.to_string());
     }
     Ok(Some((scores[0], scores[1])))
+}
+
+/// The winners of the self-play check's games from `game` (`None`: a
+/// draw).
+fn self_play(
+    engine: &mut Engine,
+    game: &Game,
+    check: Check,
+) -> Result<Vec<Option<Color>>, EngineError> {
+    let mut winners = Vec::new();
+    for i in 0..check.games {
+        let nodes = check_nodes(check, i);
+        engine.new_game()?;
+        let mut moves: Vec<String> = game.moves().iter().map(Move::to_string).collect();
+        let winner = loop {
+            engine.set_game(*game.start(), StartRepetition::Counts, &moves)?;
+            match engine.game().outcome() {
+                Some(Outcome::Win { winner, .. }) => break Some(winner),
+                Some(Outcome::Draw(_)) => break None,
+                None if moves.len() >= game.moves().len() + CHECK_MAX_TURNS => break None,
+                None => {}
+            }
+            let limits = Limits {
+                depth: None,
+                nodes: Some(nodes),
+                ..search_limits(1)
+            };
+            match engine.search_blocking(limits)?.best {
+                Some(m) => moves.push(m.to_string()),
+                None => break None,
+            }
+        };
+        winners.push(winner);
+    }
+    Ok(winners)
+}
+
+/// The nodes a move of the check's game `i`.
+fn check_nodes(check: Check, i: u32) -> u64 {
+    check.nodes.saturating_mul(u64::from(i) + 2) / 2
+}
+
+/// The `check` field: the nodes of each game and its result.
+fn check_field(check: Check, winners: &[Option<Color>]) -> String {
+    let nodes: Vec<String> = (0..check.games)
+        .map(|i| check_nodes(check, i).to_string())
+        .collect();
+    let results: Vec<&str> = winners
+        .iter()
+        .map(|w| match w {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        })
+        .collect();
+    format!("self-play nodes {}: {}", nodes.join(" "), results.join(" "))
 }
 
 #[cfg(test)]

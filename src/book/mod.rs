@@ -15,7 +15,7 @@ use clap::Args;
 use crate::core::{Position, Variant};
 use crate::tb::probe::Tablebases;
 use crate::tb::{NMoveLimits, TbRules};
-pub use generate::{BookSpec, Entry, Method, Progress, generate};
+pub use generate::{BookSpec, Check, Entry, Method, Progress, generate};
 
 /// The search threshold when none is given, in centipawns (a piece is
 /// 100): docs/books.md says why.
@@ -51,6 +51,14 @@ pub struct BookArgs {
     /// Morris rules): every move is drawn among those that keep the draw.
     #[arg(long, value_name = "DIR")]
     pub tb: Option<PathBuf>,
+    /// Also play self-play games from each opening that passed, the
+    /// engine against itself from N nodes a move, and keep it only when
+    /// as many are won by White as by Black.
+    #[arg(long, value_name = "N")]
+    pub check_nodes: Option<u64>,
+    /// The self-play games of --check-nodes (game i at N*(i+2)/2 nodes).
+    #[arg(long, default_value_t = 2, value_name = "G", requires = "check_nodes")]
+    pub check_games: u32,
     /// Start from this FEN instead of the start position.
     #[arg(long, value_name = "FEN")]
     pub fen: Option<String>,
@@ -94,11 +102,31 @@ pub fn run(args: BookArgs) -> anyhow::Result<()> {
     if args.count == 0 {
         bail!("--count 0: a book needs openings");
     }
+    let check = match args.check_nodes {
+        None => None,
+        Some(nodes) if !(1..=1_000_000_000).contains(&nodes) => {
+            bail!("--check-nodes {nodes}: from 1 to 1000000000")
+        }
+        Some(_) if !(1..=100).contains(&args.check_games) => {
+            bail!("--check-games {}: from 1 to 100", args.check_games)
+        }
+        Some(nodes) => Some(Check {
+            nodes,
+            games: args.check_games,
+        }),
+    };
     let by = match &method {
         Method::Search { depth, threshold } => format!(
             "a search of depth {depth} scores each within {threshold} centipawns of 0 from both sides"
         ),
         Method::Tablebases(_) => "the databases value each a draw".to_string(),
+    };
+    let by = match check {
+        None => by,
+        Some(c) => format!(
+            "{by}, and {} self-play games from {} nodes a move end level",
+            c.games, c.nodes
+        ),
     };
     let spec = BookSpec {
         variant,
@@ -111,6 +139,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<()> {
             .max_tries
             .unwrap_or((args.count as u64).saturating_mul(200)),
         method,
+        check,
     };
     let began = Instant::now();
     let mut last_report = Instant::now();
@@ -174,6 +203,12 @@ fn command_line(a: &BookArgs) -> String {
         (Some(dir), _) => s.push_str(&format!(" --tb {}", dir.display())),
         (None, Some(d)) => s.push_str(&format!(" --depth {d} --threshold {}", a.threshold)),
         _ => {}
+    }
+    if let Some(n) = a.check_nodes {
+        s.push_str(&format!(
+            " --check-nodes {n} --check-games {}",
+            a.check_games
+        ));
     }
     if let Some(f) = &a.fen {
         s.push_str(&format!(" --fen '{f}'"));

@@ -147,8 +147,8 @@ fn whole_turns(moves: &[Move], start: &Position, rules: &Rules) -> Vec<Move> {
 /// One line of an openings file or book (docs/books.md): the opening,
 /// then `;`-separated fields, each a key and its text. `fen` (the
 /// position the moves reach, checked), `value` and `by` (the opening's
-/// value and how it was established) are read; other keys are left to
-/// the tools that write them.
+/// value and how it was established) and `check` (the self-play check's
+/// games) are read; other keys are left to the tools that write them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BookLine {
     pub opening: Opening,
@@ -156,6 +156,7 @@ pub struct BookLine {
     pub fen: Option<String>,
     pub value: Option<String>,
     pub by: Option<String>,
+    pub check: Option<String>,
 }
 
 /// Parses one line (comment already cut off): the opening and its fields.
@@ -167,6 +168,7 @@ pub fn parse_line(line: &str, rules: &Rules) -> Result<BookLine, String> {
         fen: None,
         value: None,
         by: None,
+        check: None,
     };
     for part in parts.map(str::trim).filter(|p| !p.is_empty()) {
         let (key, text) = part
@@ -176,6 +178,7 @@ pub fn parse_line(line: &str, rules: &Rules) -> Result<BookLine, String> {
             "fen" => &mut book.fen,
             "value" => &mut book.value,
             "by" => &mut book.by,
+            "check" => &mut book.check,
             _ => continue,
         };
         if slot.is_some() {

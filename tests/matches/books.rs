@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use mulino::book::generate::{canonical, search_limits};
-use mulino::book::{BookSpec, DEFAULT_THRESHOLD, Method, generate};
+use mulino::book::{BookSpec, Check, DEFAULT_THRESHOLD, Method, Progress, generate};
 use mulino::core::{Color, Position, StartRepetition, Variant};
 use mulino::engine::Engine;
 use mulino::matches::openings::{BookLine, load_book, parse_line};
@@ -45,7 +45,32 @@ fn search_scores(by: &str) -> Option<(u32, i32, i32)> {
     }
 }
 
+/// The self-play check's games of a `check self-play nodes N1 N2 ...: R1
+/// R2 ...` field: as many results as node counts, each `1-0`, `0-1` or
+/// `1/2-1/2`, and as many won by White as by Black.
+fn check_level(check: &str, what: &str) {
+    let (nodes, results) = check
+        .strip_prefix("self-play nodes ")
+        .and_then(|rest| rest.split_once(':'))
+        .unwrap_or_else(|| panic!("{what}: check `{check}`"));
+    let nodes: Vec<u64> = nodes
+        .split_whitespace()
+        .map(|n| n.parse().unwrap_or_else(|_| panic!("{what}: nodes `{n}`")))
+        .collect();
+    let results: Vec<&str> = results.split_whitespace().collect();
+    assert!(!nodes.is_empty(), "{what}: {check}");
+    assert_eq!(nodes.len(), results.len(), "{what}: {check}");
+    for r in &results {
+        assert!(["1-0", "0-1", "1/2-1/2"].contains(r), "{what}: {check}");
+    }
+    let count = |r: &str| results.iter().filter(|x| **x == r).count();
+    assert_eq!(count("1-0"), count("0-1"), "{what}: not level: {check}");
+}
+
 fn check_value(line: &BookLine, what: &str) {
+    if let Some(check) = &line.check {
+        check_level(check, what);
+    }
     let value = line
         .value
         .as_deref()
@@ -115,6 +140,7 @@ fn tiny_spec(variant: Variant, seed: u64) -> BookSpec {
             depth: 3,
             threshold: DEFAULT_THRESHOLD,
         },
+        check: None,
     }
 }
 
@@ -152,6 +178,37 @@ fn the_generator_by_search_is_seeded_and_keeps_its_threshold() {
             -result.score
         };
         assert_eq!(score, white_view, "{}", entry.line());
+    }
+}
+
+#[test]
+fn the_self_play_check_keeps_only_level_openings() {
+    let variant = Variant::Twelve;
+    let rules = variant.rules();
+    let spec = || BookSpec {
+        check: Some(Check {
+            nodes: 200,
+            games: 2,
+        }),
+        count: 3,
+        ..tiny_spec(variant, 7)
+    };
+    let mut last = Progress::default();
+    let a = generate(&spec(), &mut |p| last = *p).expect("a book");
+    let b = generate(&spec(), &mut |_| {}).expect("a book");
+    assert_eq!(a, b, "the same seed, the same book");
+    assert_eq!(a.len(), 3);
+    // Some openings this seed draws pass the search but not the games.
+    assert!(last.unlevel > 0, "{last}");
+    assert_eq!(
+        last.tried,
+        last.kept as u64 + last.repeated + last.refused + last.unlevel + last.dead
+    );
+    for entry in &a {
+        let line = parse_line(&entry.line(), &rules).expect("its own line reads");
+        let check = line.check.as_deref().expect("a check field");
+        assert!(check.starts_with("self-play nodes 200 300: "), "{check}");
+        check_value(&line, &entry.line());
     }
 }
 

@@ -29,6 +29,7 @@ fn spec(tables: &Arc<Tablebases>, seed: u64) -> BookSpec {
         seed,
         max_tries: 200,
         method: Method::Tablebases(Arc::clone(tables)),
+        check: None,
     }
 }
 

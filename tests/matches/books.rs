@@ -76,7 +76,8 @@ fn stated_threshold(path: &Path) -> i32 {
         .split_once("within ")
         .and_then(|(_, rest)| rest.split_whitespace().next())
         .map_or(DEFAULT_THRESHOLD, |n| {
-            n.parse().unwrap_or_else(|_| panic!("{}: `{first}`", path.display()))
+            n.parse()
+                .unwrap_or_else(|_| panic!("{}: `{first}`", path.display()))
         })
 }
 
@@ -100,10 +101,7 @@ fn check_value_within(line: &BookLine, threshold: i32, what: &str) {
         "draw" => assert_eq!(by, "tb", "{what}"),
         "even" => {
             let (_, a, b) = search_scores(by).unwrap_or_else(|| panic!("{what}: by `{by}`"));
-            assert!(
-                a.abs() <= threshold && b.abs() <= threshold,
-                "{what}: {by}"
-            );
+            assert!(a.abs() <= threshold && b.abs() <= threshold, "{what}: {by}");
         }
         other => panic!("{what}: value `{other}`"),
     }

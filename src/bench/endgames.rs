@@ -154,11 +154,7 @@ pub fn run(set: &[Endgame], variant: Variant, nodes: u64) -> Result<EndgameRepor
         engine.set_position(Some(&e.fen), &[])?;
         let limits = Limits {
             nodes: Some(nodes),
-            multipv: 1,
-            skill: 20,
-            threads: 1,
-            seed: Some(0),
-            ..Limits::default()
+            ..Limits::reproducible()
         };
         let best = engine.search_blocking(limits)?.best;
         let kept = best.is_some_and(|m| e.keeping.contains(&m));

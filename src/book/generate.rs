@@ -307,11 +307,7 @@ fn random_line(
 pub fn search_limits(depth: u32) -> Limits {
     Limits {
         depth: Some(depth),
-        multipv: 1,
-        skill: 20,
-        threads: 1,
-        seed: Some(0),
-        ..Limits::default()
+        ..Limits::reproducible()
     }
 }
 
@@ -371,9 +367,8 @@ fn self_play(
                 None => {}
             }
             let limits = Limits {
-                depth: None,
                 nodes: Some(nodes),
-                ..search_limits(1)
+                ..Limits::reproducible()
             };
             match engine.search_blocking(limits)?.best {
                 Some(m) => moves.push(m.to_string()),

@@ -95,6 +95,21 @@ pub struct Limits {
     pub tablebases: Option<Arc<Tablebases>>,
 }
 
+impl Limits {
+    /// One line, full strength, one thread and a fixed seed, with no
+    /// bound yet: what a tool that wants a search's result to depend on
+    /// the position alone starts from (add the depth or the nodes).
+    pub fn reproducible() -> Limits {
+        Limits {
+            multipv: 1,
+            skill: 20,
+            threads: 1,
+            seed: Some(0),
+            ..Limits::default()
+        }
+    }
+}
+
 /// One completed iteration of one PV line.
 #[derive(Clone, Debug)]
 pub struct Info {

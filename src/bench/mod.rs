@@ -142,10 +142,7 @@ pub fn run(depth: u32) -> Result<BenchReport, EngineError> {
         debug_assert!(Position::from_fen(fen, game.rules()).is_ok());
         let limits = Limits {
             depth: Some(depth),
-            multipv: 1,
-            skill: 20,
-            threads: 1,
-            ..Limits::default()
+            ..Limits::reproducible()
         };
         let start = Instant::now();
         let r = engine.search_blocking(limits)?;

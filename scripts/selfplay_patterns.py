@@ -117,7 +117,7 @@ line = [[fit.cp(("L", c, canon(x)), scale) for x in range(27)] for c in range(4)
 hand = [[fit.cp(("H", o, t), scale) for t in range(PIECES + 1)] for o in range(PIECES + 1)]
 names = {"twelve": "Twelve Men's Morris", "morabaraba": "Morabaraba", "zhi-qi": "Zhi Qi",
          "experimental": "Experimental", "dooz": "Dooz", "lasker": "Lasker", "el-filja": "El Filja",
-         "da-san-qi": "Da San Qi"}
+         "da-san-qi": "Da San Qi", "russian": "Russian Mill"}
 rule_sets = ", ".join(names.get(v, v) for v in VARIANTS)
 write(f"""//! The placing phase's line patterns for {rule_sets}, fitted to the
 //! results of self-play games (`mulino match`, 30,000 nodes a move, random

@@ -307,6 +307,48 @@ impl Geometry {
         [f.lane(0), f.lane(1)]
     }
 
+    /// `line_features` where the lines inside `spent` earn nothing when
+    /// closed (one-time mills already formed): they are never open, give
+    /// no closers and let no piece slide in to complete them, but a full
+    /// one still counts as closed and holds its pieces in a mill (it still
+    /// shields them from removal). A plain loop over the lines: only the
+    /// rule sets with one-time mills pay for it.
+    pub fn line_features_unspent(
+        &self,
+        own: Bitboard,
+        empty: Bitboard,
+        spent: Bitboard,
+    ) -> LineFeatures {
+        let mut f = LineFeatures::default();
+        for &line in self.lines {
+            if own.includes(line) {
+                f.closed += 1;
+                f.in_mills |= line;
+            } else if !spent.includes(line) && (line & own).count() == 2 {
+                let hole = line & empty;
+                if hole.nonempty() {
+                    f.open += 1;
+                    f.double_closers |= f.closers & hole;
+                    f.closers |= hole;
+                }
+            }
+        }
+        for p in own {
+            let rest = own.without(p);
+            let completes = |q: Point| {
+                let parts = &self.partners[q.index()];
+                parts
+                    .iter()
+                    .take(self.line_count[q.index()] as usize)
+                    .any(|part| rest.includes(*part) && !spent.includes(part.with(q)))
+            };
+            if (self.adjacent[p.index()] & empty).any(completes) {
+                f.sliders = f.sliders.with(p);
+            }
+        }
+        f
+    }
+
     #[inline(always)]
     fn lanes(&self, a: u64, e: u64) -> LaneFeatures {
         let corners = 0xaa * BYTES;
@@ -506,6 +548,43 @@ mod tests {
             }
         }
         assert!(total_runners > 1000, "the sample has runners");
+    }
+
+    /// With nothing spent the plain loop agrees with the bit tricks; a
+    /// spent line neither threatens nor draws a slider, yet stays a mill.
+    #[test]
+    fn spent_lines_earn_nothing_but_stay_mills() {
+        let mut seed = 0x2545_f491_u64;
+        for _ in 0..5_000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let own = Bitboard((seed >> 20) as u32) & Bitboard::FULL;
+            let other = Bitboard((seed >> 40) as u32 | ((seed as u32) << 12)) & !own;
+            let empty = !(own | other);
+            for g in [&PLAIN, &DIAGONAL] {
+                let plain = g.line_features(own, empty);
+                assert_eq!(g.line_features_unspent(own, empty, Bitboard::EMPTY), plain);
+            }
+        }
+        // a7-d7-g7 formed once and spent; a7 d7 g4 g1 on the board.
+        let own = set(&["a7", "d7", "g4", "g1"]);
+        let spent = set(&["a7", "d7", "g7"]);
+        let fresh = PLAIN.line_features(own, !own);
+        let f = PLAIN.line_features_unspent(own, !own, spent);
+        // g7 would close both lines; only g7-g4-g1 counts.
+        assert_eq!((fresh.open, fresh.double_closers), (2, set(&["g7"])));
+        assert_eq!(
+            (f.open, f.closers, f.double_closers),
+            (1, set(&["g7"]), Bitboard::EMPTY)
+        );
+        // d7 to g7 closes g7-g4-g1; g4 to g7 only the spent line.
+        assert_eq!(fresh.sliders, set(&["d7", "g4"]));
+        assert_eq!(f.sliders, set(&["d7"]));
+        // Closed again, the spent line is a mill all the same.
+        let own = set(&["a7", "d7", "g7", "g4"]);
+        let f = PLAIN.line_features_unspent(own, !own, spent);
+        assert_eq!((f.closed, f.in_mills, f.closers), (1, spent, set(&["g1"])));
     }
 
     #[test]

@@ -174,7 +174,12 @@ fn terms_of(pos: &Position, rules: &Rules) -> (Terms, bool) {
     let them = us.opponent();
     let g = rules.geometry();
     let (ours, theirs, empty) = (pos.pieces(us), pos.pieces(them), pos.empty());
-    let [fu, ft] = g.line_features_pair(ours, theirs, empty);
+    let [fu, ft] = if rules.one_time_mills {
+        // A one-time mill formed once earns nothing when closed again.
+        [us, them].map(|c| g.line_features_unspent(pos.pieces(c), empty, pos.formed_mills(c)))
+    } else {
+        g.line_features_pair(ours, theirs, empty)
+    };
     let free = free_points(pos, rules);
     let [mu, mt] = g.mobility_pair(ours, theirs, free);
     // Pieces with no empty neighbour.
@@ -310,6 +315,7 @@ pub(super) mod tests {
                 Variant::DaSanQi => WeightSet::DaSanQi,
                 Variant::ElFilja => WeightSet::ElFilja,
                 Variant::Experimental => WeightSet::Experimental,
+                Variant::Russian => WeightSet::Russian,
                 _ => WeightSet::Nine,
             };
             assert_eq!(WeightSet::of(&rules), want, "{v:?}");
@@ -421,6 +427,24 @@ pub(super) mod tests {
         // As the first case, but black's d3-e3 closes at c3.
         let (pos, rules) = placed(&["d7", "d3", "a7", "e3", "a1"]);
         assert_eq!(threat_term(&pos, &rules), 0);
+    }
+
+    #[test]
+    fn a_spent_one_time_mill_is_no_threat() {
+        // Russian Mill: white's a7-d7 and g4-g1 both close at g7.
+        let rules = Variant::Russian.rules();
+        let mut pos = Position::startpos(&rules);
+        for p in ["a7", "a1", "d7", "b2", "g4", "f6", "g1"] {
+            pos = pos.play(&rules, Move::place(p.parse().unwrap())).unwrap();
+        }
+        let fresh = terms(&pos, &rules);
+        assert_eq!((fresh.open_mill, fresh.double_threat), (-2, -1));
+        // Had a7-d7-g7 been formed once already, only g4-g1 would threaten.
+        pos.formed[Color::White.index()] = ["a7", "d7", "g7"]
+            .iter()
+            .fold(Bitboard::EMPTY, |b, p| b.with(p.parse().unwrap()));
+        let spent = terms(&pos, &rules);
+        assert_eq!((spent.open_mill, spent.double_threat), (-1, 0));
     }
 
     #[test]

@@ -27,6 +27,7 @@ mod el_filja;
 mod lasker;
 mod moving;
 mod placing;
+mod russian;
 mod twelve;
 
 use super::features::{Evaluation, can_close_mill};
@@ -35,11 +36,13 @@ use crate::core::rules::PlacingMill;
 use crate::core::{Bitboard, Position, Rules};
 
 /// Whether the placing patterns apply: the rules they were fitted under (nine
-/// pieces, no diagonals, no moving while placing, mills remove at once).
+/// pieces, no diagonals, no moving while placing, mills remove at once and
+/// every time they close).
 #[inline]
 pub fn apply(rules: &Rules) -> bool {
     rules.pieces == 9
         && !rules.diagonals
+        && !rules.one_time_mills
         && !rules.move_in_placing
         && rules.placing_mill == PlacingMill::RemoveFromBoard
 }
@@ -166,6 +169,7 @@ pub fn placing_patterns(rules: &Rules) -> Option<&'static PlacingPatterns> {
         WeightSet::Dooz => &dooz::PATTERNS,
         WeightSet::Lasker => &lasker::PATTERNS,
         WeightSet::ElFilja => &el_filja::PATTERNS,
+        WeightSet::Russian => &russian::PATTERNS,
         _ => return None,
     };
     (table.diagonals == rules.diagonals).then_some(table)
@@ -193,7 +197,7 @@ pub fn evaluate_placing(pos: &Position, rules: &Rules, p: &PlacingPatterns) -> E
 /// Whether the moving patterns apply: Nine's rules, flying at three.
 #[inline]
 pub fn apply_moving(rules: &Rules) -> bool {
-    apply(rules) && rules.flying && rules.fly_at == 3 && !rules.one_time_mills
+    apply(rules) && rules.flying && rules.fly_at == 3
 }
 
 /// Whether the patterns, not the weighted terms, score `phase` under
@@ -381,10 +385,12 @@ mod tests {
 
     #[test]
     fn they_apply_where_the_placing_phase_is_nines() {
-        for v in [Variant::Nine, Variant::Russian, Variant::ChengSanQi] {
+        for v in [Variant::Nine, Variant::ChengSanQi] {
             assert!(apply(&v.rules()), "{v:?}");
         }
+        // Russian Mill's one-time mills change what a closed line is worth.
         for v in [
+            Variant::Russian,
             Variant::Twelve,
             Variant::Lasker,
             Variant::Dooz,
@@ -404,6 +410,7 @@ mod tests {
             (Variant::Dooz, &dooz::PATTERNS),
             (Variant::Lasker, &lasker::PATTERNS),
             (Variant::ElFilja, &el_filja::PATTERNS),
+            (Variant::Russian, &russian::PATTERNS),
         ] {
             let rules = v.rules();
             assert_eq!(table(&rules), Some(fitted as *const _), "{v:?}");
@@ -413,7 +420,6 @@ mod tests {
         }
         for v in [
             Variant::Nine,
-            Variant::Russian,
             Variant::ChengSanQi,
             Variant::DaSanQi,
             Variant::Experimental,

@@ -226,6 +226,18 @@ impl Geometry {
         n
     }
 
+    /// `mills_through`, leaving out the lines inside `spent` (one-time
+    /// mills already formed, which earn nothing when closed again).
+    #[inline]
+    pub fn unspent_mills_through(&self, p: Point, own: Bitboard, spent: Bitboard) -> u32 {
+        let parts = &self.partners[p.index()];
+        let mut n = 0;
+        for part in parts.iter().take(self.line_count[p.index()] as usize) {
+            n += (own.includes(*part) && !spent.includes(part.with(p))) as u32;
+        }
+        n
+    }
+
     /// The points of `own` that stand in at least one mill of `own`.
     #[inline]
     pub fn pieces_in_mills(&self, own: Bitboard) -> Bitboard {
@@ -335,14 +347,8 @@ impl Geometry {
         }
         for p in own {
             let rest = own.without(p);
-            let completes = |q: Point| {
-                let parts = &self.partners[q.index()];
-                parts
-                    .iter()
-                    .take(self.line_count[q.index()] as usize)
-                    .any(|part| rest.includes(*part) && !spent.includes(part.with(q)))
-            };
-            if (self.adjacent[p.index()] & empty).any(completes) {
+            let mut steps = self.adjacent[p.index()] & empty;
+            if steps.any(|q| self.unspent_mills_through(q, rest, spent) > 0) {
                 f.sliders = f.sliders.with(p);
             }
         }

@@ -74,20 +74,16 @@ impl Position {
     /// after the step (0 when it closes no mill that counts).
     #[inline]
     pub(crate) fn removals_earned(&self, rules: &Rules, to: Point, own: Bitboard) -> u8 {
-        let g = rules.geometry();
-        let parts = &g.partners[to.index()];
-        let mut n = 0;
-        for part in parts.iter().take(g.line_count[to.index()] as usize) {
-            if own.includes(*part)
-                && !(rules.one_time_mills && self.formed[self.side.index()].includes(part.with(to)))
-            {
-                n += 1;
-            }
-        }
+        let spent = if rules.one_time_mills {
+            self.formed[self.side.index()]
+        } else {
+            Bitboard::EMPTY
+        };
+        let n = rules.geometry().unspent_mills_through(to, own, spent);
         if n > 1 && !rules.remove_multiple {
             1
         } else {
-            n
+            n as u8
         }
     }
 

@@ -218,12 +218,7 @@ impl Geometry {
     /// contain `p` itself).
     #[inline]
     pub fn mills_through(&self, p: Point, own: Bitboard) -> u32 {
-        let parts = &self.partners[p.index()];
-        let mut n = 0;
-        for part in parts.iter().take(self.line_count[p.index()] as usize) {
-            n += own.includes(*part) as u32;
-        }
-        n
+        self.unspent_mills_through(p, own, Bitboard::EMPTY)
     }
 
     /// `mills_through`, leaving out the lines inside `spent` (one-time

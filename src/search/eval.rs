@@ -46,6 +46,10 @@ pub struct Terms {
     /// A quarter piece: the opponent, down to three without flying, has no
     /// hand left (the search sees the end; the shade helps it get there).
     pub shade: i32,
+    /// Russian mill's stepping sides with fewer than five moves: what
+    /// `patterns::CRAMP` gives each, in centipieces for the side to move
+    /// (not tuned).
+    pub cramp: i32,
 }
 
 impl Terms {
@@ -67,6 +71,7 @@ impl Terms {
             + self.closable_now * w.closable_now
             - self.unstoppable_threat * w.unstoppable_threat
             + self.shade * PIECE / 4
+            + self.cramp
     }
 
     /// What each weight multiplies, in the order of
@@ -87,7 +92,7 @@ impl Terms {
             -self.unstoppable_threat as f64,
             self.mill_majority as f64,
         ];
-        let fixed = (self.pieces * PIECE + self.shade * PIECE / 4) as f64;
+        let fixed = (self.pieces * PIECE + self.shade * PIECE / 4 + self.cramp) as f64;
         (f, fixed)
     }
 }
@@ -117,6 +122,13 @@ fn side_terms(
         t.running_mill += sign * f.runners().count().min(2) as i32;
         t.blocked += sign * (own & blocked).count() as i32;
         t.mobility += sign * mobility as i32;
+        if rules.one_time_mills {
+            // With one-time mills the moving phase is mostly a fight for
+            // room: the last few moves before a blockade cost what Nine's
+            // databases say they do (the linear weights of Russian mill's
+            // moving phase were fitted with this part in place).
+            t.cramp += patterns::CRAMP[usize::from(sign < 0)][mobility.min(5) as usize];
+        }
     } else {
         t.half_mobility[usize::from(sign < 0)] = mobility as i32;
     }
@@ -445,6 +457,30 @@ pub(super) mod tests {
             .fold(Bitboard::EMPTY, |b, p| b.with(p.parse().unwrap()));
         let spent = terms(&pos, &rules);
         assert_eq!((spent.open_mill, spent.double_threat), (-1, 0));
+    }
+
+    #[test]
+    fn a_cramped_stepping_side_pays_in_russian_mill_only() {
+        // Moving, black to move: black's four outer corners are shut in
+        // by white's four outer midpoints, black's b6 has two moves (d6,
+        // b4), white's midpoints one each.
+        let fen = "********/*******@/O@O@O@O@ b m s 4 0 5 0 0 0 0 0 0 0 0 0 1";
+        let russian = Variant::Russian.rules();
+        let pos = Position::from_fen(fen, &russian).unwrap();
+        let [black, white] = russian.geometry().mobility_pair(
+            pos.pieces(Color::Black),
+            pos.pieces(Color::White),
+            pos.empty(),
+        );
+        assert_eq!((black, white), (2, 4));
+        let cramp = patterns::CRAMP[0][black as usize] + patterns::CRAMP[1][white as usize];
+        assert_eq!(terms(&pos, &russian).cramp, cramp);
+        assert_ne!(cramp, 0);
+        // Nine Men's Morris scores its moving phase by the patterns, whose
+        // mobility tables hold the same curve; its terms add none.
+        let nine = Variant::Nine.rules();
+        let pos = Position::from_fen(fen, &nine).unwrap();
+        assert_eq!(terms(&pos, &nine).cramp, 0);
     }
 
     #[test]

@@ -293,12 +293,11 @@ static WEIGHT_SETS: [[EvalWeights; 3]; WeightSet::ALL.len()] = [
     [RUSSIAN_PLACING, RUSSIAN_MOVING, NINE_FLYING],
 ];
 
-/// Russian Mill's placing and moving weights, fitted as Twelve's (3,000
-/// self-play games of Russian Mill at 30,000 and 33,000 nodes, seed 211),
-/// over line features that leave out the mills each side has already
-/// formed once (they earn nothing when closed again): held-out error,
-/// placing 0.1142 -> 0.1017, moving 0.0867 -> 0.0856, from Nine's
-/// weights. The placing phase is scored by its patterns
+/// Russian Mill's placing weights, fitted as Twelve's (3,000 self-play
+/// games of Russian Mill at 30,000 and 33,000 nodes, seed 211), over line
+/// features that leave out the mills each side has already formed once
+/// (they earn nothing when closed again): held-out error 0.1142 -> 0.1017
+/// from Nine's weights. The placing phase is scored by its patterns
 /// (`patterns/russian.rs`); these placing weights are the tuner's
 /// starting point and the scale the patterns share.
 pub const RUSSIAN_PLACING: EvalWeights = EvalWeights {
@@ -315,18 +314,25 @@ pub const RUSSIAN_PLACING: EvalWeights = EvalWeights {
     mill_majority: 200,
 };
 
-/// See [`RUSSIAN_PLACING`].
+/// Russian Mill's moving weights, fitted to a deeper search's scores
+/// rather than to games' results (`mulino tune --scores`: 10,000 moving
+/// positions of self-play games and games against Sanmill, each scored by
+/// a 700,000-node search; docs/evaluation.md), with the cramp of a side
+/// short of moves (`patterns::CRAMP`, from Nine's databases) added to
+/// them: held-out error 0.0227 -> 0.0202. The self-play fit to results
+/// (seed 211) that came before valued a closed mill at 79 and the threats
+/// at 54 and 178; the deeper search at 10, 117 and 80.
 pub const RUSSIAN_MOVING: EvalWeights = EvalWeights {
     in_hand: 100,
-    open_mill: 24,
-    closable_now: 173,
-    double_threat: 54,
+    open_mill: 37,
+    closable_now: 129,
+    double_threat: 117,
     mobility: 27,
-    blocked: 48,
-    running_mill: 141,
-    closed_mill: 79,
-    tempo: -6,
-    unstoppable_threat: 178,
+    blocked: 17,
+    running_mill: 116,
+    closed_mill: 10,
+    tempo: 6,
+    unstoppable_threat: 80,
     mill_majority: 0,
 };
 

@@ -194,6 +194,25 @@ pub fn evaluate_placing(pos: &Position, rules: &Rules, p: &PlacingPatterns) -> E
     }
 }
 
+/// What Nine Men's Morris's moving patterns (fitted to its databases) add
+/// for a stepping side with fewer than five moves, against five, by
+/// `min(moves, 5)`: `[0]` for the side to move, `[1]` for the other
+/// (none counts as one: the side to move with none has lost before it is
+/// scored). The weighted terms of a stepping side under one-time mills
+/// (Russian mill) add them (`eval`): its linear mobility weight values
+/// each move alike.
+pub const CRAMP: [[i32; 6]; 2] = {
+    let mut c = [[0; 6]; 2];
+    let mut k = 0;
+    while k < 5 {
+        let m = if k == 0 { 1 } else { k };
+        c[0][k] = (moving::OUR_MOBILITY[m] - moving::OUR_MOBILITY[5]) as i32;
+        c[1][k] = (moving::THEIR_MOBILITY[m] - moving::THEIR_MOBILITY[5]) as i32;
+        k += 1;
+    }
+    c
+};
+
 /// Whether the moving patterns apply: Nine's rules, flying at three.
 #[inline]
 pub fn apply_moving(rules: &Rules) -> bool {
@@ -322,6 +341,16 @@ mod tests {
     use super::*;
     use crate::core::{Move, MoveList, Point, Variant};
     use crate::tb::symmetry;
+
+    #[test]
+    fn the_cramp_grows_as_a_side_runs_out_of_moves() {
+        for k in 1..5 {
+            assert!(CRAMP[0][k] < CRAMP[0][k + 1], "{:?}", CRAMP[0]);
+            assert!(CRAMP[1][k] > CRAMP[1][k + 1], "{:?}", CRAMP[1]);
+        }
+        assert_eq!((CRAMP[0][0], CRAMP[1][0]), (CRAMP[0][1], CRAMP[1][1]));
+        assert_eq!((CRAMP[0][5], CRAMP[1][5]), (0, 0));
+    }
 
     #[test]
     fn the_lines_are_the_boards_with_the_middle_in_the_middle() {

@@ -30,8 +30,18 @@ use texel::Sample;
 #[derive(clap::Args, Debug)]
 pub struct TuneArgs {
     /// PGN files of games in the rule set (`mulino match --pgn`).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "scores")]
     pub pgn: Vec<PathBuf>,
+    /// Positions labelled by a deeper search instead of a game's result
+    /// or a database: a file of lines `FEN<TAB>cp|mate<TAB>N`, the score
+    /// for the side to move as `info ... score` gives it (more fields
+    /// after a tab are ignored). Every fifth line is held out.
+    #[arg(long)]
+    pub scores: Option<PathBuf>,
+    /// The scale that turns a `--scores` score into a label,
+    /// `1 / (1 + exp(-k * cp / 100))` (a mate is 1 or 0).
+    #[arg(long, default_value_t = 0.5)]
+    pub score_k: f64,
     /// The database directory that labels the positions; without it,
     /// each position is labelled with its game's result (a game without
     /// one is left out).
@@ -88,7 +98,11 @@ pub fn run(args: TuneArgs) -> Result<()> {
         )),
         None => None,
     };
-    let (sets, counts) = samples(&args, variant, &phases, tables.as_ref())?;
+    let (mut sets, counts) = samples(&args, variant, &phases, tables.as_ref())?;
+    if let Some(path) = &args.scores {
+        let n = scored_samples(path, args.score_k, variant, &phases, &mut sets)?;
+        println!("positions scored by search in {}: {n}", path.display());
+    }
     let labelled: usize = sets.iter().map(|s| s.train.len() + s.held.len()).sum();
     println!(
         "games {} (left out {}); positions labelled {labelled}, \
@@ -206,6 +220,62 @@ fn samples(
     Ok((sets, counts))
 }
 
+/// Adds the positions of a `--scores` file to `sets`, each labelled with
+/// its search score through the logistic of scale `k`; how many.
+fn scored_samples(
+    path: &std::path::Path,
+    k: f64,
+    variant: Variant,
+    phases: &[Phase],
+    sets: &mut [Set],
+) -> Result<usize> {
+    let rules = variant.rules();
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut n = 0;
+    for (i, line) in text.lines().enumerate() {
+        let bad = || {
+            format!(
+                "{}:{}: expected FEN<TAB>cp|mate<TAB>N",
+                path.display(),
+                i + 1
+            )
+        };
+        let mut fields = line.split('\t');
+        let (Some(fen), Some(kind), Some(value)) = (fields.next(), fields.next(), fields.next())
+        else {
+            bail!(bad());
+        };
+        let value: f64 = value.trim().parse().with_context(bad)?;
+        let target = match kind {
+            "cp" => texel::expected(k, value),
+            "mate" if value > 0.0 => 1.0,
+            "mate" => 0.0,
+            _ => bail!(bad()),
+        };
+        let pos = crate::core::Position::from_fen(fen, &rules)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", bad()))?;
+        let phase = Phase::of(&pos, &rules);
+        if !phases.contains(&phase) {
+            continue;
+        }
+        let (terms, fixed) = eval::terms(&pos, &rules).linear();
+        let sample = Sample {
+            terms,
+            fixed,
+            target,
+        };
+        let set = &mut sets[phase as usize];
+        if i % 5 == 4 {
+            set.held.push(sample);
+        } else {
+            set.train.push(sample);
+        }
+        n += 1;
+    }
+    Ok(n)
+}
+
 /// Fits the weights of each phase with enough positions, and the scale,
 /// in turns; prints the fit and the weights.
 fn fit(
@@ -279,6 +349,75 @@ fn fit(
                 "  (the engine scores this phase of this rule set with the patterns of \
                  src/search/patterns.rs, which scripts/*_patterns.py fit, not with these weights)"
             );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file of `lines` in the temporary directory, removed when dropped.
+    struct Scores(PathBuf);
+
+    impl Scores {
+        fn new(name: &str, lines: &[&str]) -> Scores {
+            let path = std::env::temp_dir().join(format!("mulino-{}-{name}", std::process::id()));
+            std::fs::write(&path, lines.join("\n")).expect("temporary file");
+            Scores(path)
+        }
+    }
+
+    impl Drop for Scores {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+
+    const MOVING: &str = "@**O****/O*@O@***/**@O***@ w m s 4 0 5 0 0 0 0 0 0 0 0 96 77";
+    const OTHER: &str = "*@*O****/O*@O@***/@@**O*** w m s 4 0 5 0 0 0 0 0 0 0 0 90 74";
+    const PLACING: &str = "********/********/***O**** b p p 1 8 0 9 0 0 0 0 0 0 0 0 1";
+
+    #[test]
+    fn search_scores_become_labels_and_every_fifth_line_is_held_out() {
+        let lines = [
+            format!("{MOVING}\tcp\t0\t15\tgames.pgn"),
+            format!("{OTHER}\tcp\t100"),
+            format!("{MOVING}\tmate\t3"),
+            format!("{OTHER}\tmate\t-2"),
+            format!("{MOVING}\tcp\t-100"),
+            format!("{PLACING}\tcp\t40"),
+        ];
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let file = Scores::new("scores", &lines);
+        let mut sets: Vec<Set> = Phase::ALL.iter().map(|_| Set::default()).collect();
+        let n = scored_samples(&file.0, 0.5, Variant::Russian, &[Phase::Moving], &mut sets)
+            .expect("a well-formed file");
+        assert_eq!(n, 5, "the placing position is not asked for");
+        let moving = &sets[Phase::Moving as usize];
+        let targets: Vec<f64> = moving.train.iter().map(|s| s.target).collect();
+        assert_eq!(targets[0], 0.5);
+        assert!((targets[1] - texel::expected(0.5, 100.0)).abs() < 1e-12);
+        assert_eq!(&targets[2..], &[1.0, 0.0]);
+        assert_eq!(moving.held.len(), 1);
+        assert!((moving.held[0].target - texel::expected(0.5, -100.0)).abs() < 1e-12);
+        assert!(sets[Phase::Placing as usize].train.is_empty());
+    }
+
+    #[test]
+    fn a_malformed_scores_line_is_an_error_that_names_it() {
+        for (bad, line) in [
+            ("short", format!("{MOVING}\tcp")),
+            ("kind", format!("{MOVING}\twdl\t1")),
+            ("number", format!("{MOVING}\tcp\tten")),
+            ("fen", "not a fen\tcp\t0".to_string()),
+        ] {
+            let file = Scores::new(bad, &[&format!("{OTHER}\tcp\t0"), &line]);
+            let mut sets: Vec<Set> = Phase::ALL.iter().map(|_| Set::default()).collect();
+            let err = scored_samples(&file.0, 0.5, Variant::Russian, &Phase::ALL, &mut sets)
+                .expect_err(bad)
+                .to_string();
+            assert!(err.contains(":2:"), "{bad}: {err}");
         }
     }
 }

@@ -24,6 +24,9 @@
 # Usage: scripts/selfplay_patterns.py GAMES.pgn... [--variants twelve,morabaraba,zhi-qi]
 #          [--bin target/release/mulino] [--epochs 8] [--scale 1.0707] [--marks dead]
 #          [--out FILE.rs]
+#        scripts/selfplay_patterns.py --scores FILE --variants V --scale K [--out FILE.rs]
+# (the second fits to a deeper search's scores, scripts/search_labels.py's;
+# tried for Russian mill and not kept: docs/experiments.md)
 # (`--out src/search/patterns/twelve.rs` replaces the engine's table for
 # those three; `--variants dooz --scale 0.7924 --out
 # src/search/patterns/dooz.rs` Dooz's; `--variants lasker --scale 0.6769`
@@ -35,6 +38,7 @@
 # weights in use.)
 # Prints the held-out squared error of a constant and of the fit, over all
 # and per rule set.
+import math
 import sys
 
 from millpgn import Engine, games
@@ -42,8 +46,9 @@ from patterns_fit import (CLASS, INDEX, LINES, LINES_DIAGONAL, WITH_DIAGONALS, F
                           relative, write)
 
 opts, args = flags({"--bin": "target/release/mulino", "--variants": "twelve,morabaraba,zhi-qi",
-                    "--epochs": "8", "--scale": "1.0707", "--out": "", "--marks": "dead"})
-if not args:
+                    "--epochs": "8", "--scale": "1.0707", "--out": "", "--marks": "dead",
+                        "--scores": ""})
+if not args and not opts["--scores"]:
     sys.exit("usage: selfplay_patterns.py GAMES.pgn... [--variants V,..] [--bin B] [--epochs N] [--scale K] "
              "[--marks dead|empty] [--out F]")
 VARIANTS = opts["--variants"].split(",")
@@ -85,8 +90,27 @@ def features(board, side, hands):
 # 1. The positions, labelled by their games' results. The engine replays
 # each game (`position ... moves`, then `d`), so that every rule set's
 # removals (from the hand in Dooz, on a full board in Experimental) are its.
+# With --scores, the positions of that file instead (one rule set, the first
+# of --variants), each labelled by a deeper search's score: lines
+# `FEN<TAB>cp|mate<TAB>N` as `mulino tune --scores` reads them, the label
+# 1 / (1 + exp(-k * cp / 100)) with k = --scale, every fifth line held out.
 engine = Engine(opts["--bin"])
 seen, data, n = set(), [], 0
+if opts["--scores"]:
+    k = float(opts["--scale"])
+    for i, line in enumerate(open(opts["--scores"])):
+        fen, kind, value = line.rstrip("\n").split("\t")[:3]
+        f = fen.split()
+        board = [CELL.get(c, 0) for c in f[0].replace("/", "")]
+        side, hands = "wb".index(f[1]), [int(f[5]), int(f[7])]
+        if hands == [0, 0]:
+            continue
+        if kind == "mate":
+            y = 1.0 if int(value) > 0 else 0.0
+        else:
+            y = 1 / (1 + math.exp(-k * int(value) / 100))
+        data.append((features(board, side, hands), y, (i % 5 == 4, VARIANTS[0])))
+    n = len(data)
 for path in args:
     for tags, _, moves in games(path):
         variant, white = tags.get("Variant", "nine"), RESULT.get(tags.get("Result"))
@@ -119,10 +143,17 @@ names = {"twelve": "Twelve Men's Morris", "morabaraba": "Morabaraba", "zhi-qi": 
          "experimental": "Experimental", "dooz": "Dooz", "lasker": "Lasker", "el-filja": "El Filja",
          "da-san-qi": "Da San Qi", "russian": "Russian Mill"}
 rule_sets = ", ".join(names.get(v, v) for v in VARIANTS)
-write(f"""//! The placing phase's line patterns for {rule_sets}, fitted to the
+if opts["--scores"]:
+    source = f"""fitted to a
+//! deeper search's scores of positions of games (`scripts/search_labels.py`;
+//! docs/evaluation.md names the builds and the games) by
+//! `scripts/selfplay_patterns.py --scores` over {len(fit.train)} positions"""
+else:
+    source = f"""fitted to the
 //! results of self-play games (`mulino match`, 30,000 nodes a move, random
 //! 6-ply openings; docs/evaluation.md names the builds) by
-//! `scripts/selfplay_patterns.py` over {len(fit.train)} positions of {n} games
+//! `scripts/selfplay_patterns.py` over {len(fit.train)} positions of {n} games"""
+write(f"""//! The placing phase's line patterns for {rule_sets}, {source}
 //! (held-out error {fit.held_out:.4f}; a constant: {fit.constant:.4f}).
 //! Centipieces, for the side to move.
 

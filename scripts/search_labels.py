@@ -8,14 +8,15 @@
 #
 # From each game of the PGN files (`mulino match --pgn`, the rule set's
 # own), up to PER positions of the phase asked for, at random plies of
-# --plies A-B (from A, before B; B left out: to the end; fixed seed); each searched from a cleared hash (`ucinewgame`, `go nodes N`) and
+# --plies A-B (from A, before B; B left out: to the end; fixed seed);
+# each searched from a cleared hash (`ucinewgame`, `go nodes N`) and
 # written as `FEN<TAB>cp|mate<TAB>N<TAB>depth<TAB>file`. The moving phase
 # leaves out positions where a side flies (three pieces) or has no move.
 # Appends to OUT; run one worker per core (games split by index).
 #
 # Usage: scripts/search_labels.py --variant russian --phase moving|placing
 #          --nodes 700000 [--plies 18-] [--worker 0 --workers 2] [--bin target/release/mulino]
-#          --out OUT GAMES.pgn:PER...
+#          [--seed 7] --out OUT GAMES.pgn:PER...
 import random
 import sys
 
@@ -25,8 +26,8 @@ from patterns_fit import flags
 opts, args = flags({"--variant": "nine", "--phase": "moving", "--nodes": "700000", "--worker": "0",
                     "--workers": "1", "--plies": "6-", "--bin": "target/release/mulino", "--out": "", "--seed": "7"})
 if not args or not opts["--out"] or opts["--phase"] not in ("moving", "placing"):
-    sys.exit("usage: search_labels.py --variant V --phase moving|placing --nodes N [--worker K --workers W] "
-             "[--bin B] --out OUT GAMES.pgn:PER...")
+    sys.exit("usage: search_labels.py --variant V --phase moving|placing --nodes N [--plies A-B] "
+             "[--worker K --workers W] [--bin B] [--seed S] --out OUT GAMES.pgn:PER...")
 worker, workers, nodes = int(opts["--worker"]), int(opts["--workers"]), int(opts["--nodes"])
 phase = opts["--phase"]
 first, _, last = opts["--plies"].partition("-")

@@ -47,7 +47,7 @@ from patterns_fit import (CLASS, INDEX, LINES, LINES_DIAGONAL, WITH_DIAGONALS, F
 
 opts, args = flags({"--bin": "target/release/mulino", "--variants": "twelve,morabaraba,zhi-qi",
                     "--epochs": "8", "--scale": "1.0707", "--out": "", "--marks": "dead",
-                        "--scores": ""})
+                    "--scores": ""})
 if not args and not opts["--scores"]:
     sys.exit("usage: selfplay_patterns.py GAMES.pgn... [--variants V,..] [--bin B] [--epochs N] [--scale K] "
              "[--marks dead|empty] [--out F]")

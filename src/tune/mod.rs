@@ -17,7 +17,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 
-use crate::core::{Color, Variant};
+use crate::core::{Color, Position, Rules, Variant};
 use crate::search::eval;
 use crate::search::params::Phase;
 use crate::search::params::{self, EvalWeights};
@@ -74,6 +74,23 @@ pub struct TuneArgs {
 struct Set {
     train: Vec<Sample>,
     held: Vec<Sample>,
+}
+
+impl Set {
+    /// `pos` labelled `target`, held out or fitted.
+    fn add(&mut self, pos: &Position, rules: &Rules, target: f64, held: bool) {
+        let (terms, fixed) = eval::terms(pos, rules).linear();
+        let sample = Sample {
+            terms,
+            fixed,
+            target,
+        };
+        if held {
+            self.held.push(sample);
+        } else {
+            self.train.push(sample);
+        }
+    }
 }
 
 /// What reading the games found, besides the samples.
@@ -202,18 +219,7 @@ fn samples(
                     (None, Some(w)) => 1.0 - w,
                     (None, None) => continue,
                 };
-                let (terms, fixed) = eval::terms(pos, &rules).linear();
-                let set = &mut sets[phase as usize];
-                let sample = Sample {
-                    terms,
-                    fixed,
-                    target,
-                };
-                if held {
-                    set.held.push(sample);
-                } else {
-                    set.train.push(sample);
-                }
+                sets[phase as usize].add(pos, &rules, target, held);
             }
         }
     }
@@ -253,24 +259,12 @@ fn scored_samples(
             "mate" => 0.0,
             _ => bail!(bad()),
         };
-        let pos = crate::core::Position::from_fen(fen, &rules)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", bad()))?;
+        let pos = Position::from_fen(fen, &rules).map_err(|e| anyhow::anyhow!("{}: {e}", bad()))?;
         let phase = Phase::of(&pos, &rules);
         if !phases.contains(&phase) {
             continue;
         }
-        let (terms, fixed) = eval::terms(&pos, &rules).linear();
-        let sample = Sample {
-            terms,
-            fixed,
-            target,
-        };
-        let set = &mut sets[phase as usize];
-        if i % 5 == 4 {
-            set.held.push(sample);
-        } else {
-            set.train.push(sample);
-        }
+        sets[phase as usize].add(&pos, &rules, target, i % 5 == 4);
         n += 1;
     }
     Ok(n)

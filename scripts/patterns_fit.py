@@ -58,6 +58,56 @@ def line_features(cell, lines=LINES, classes=CLASS):
             for i, l in enumerate(lines) if 3 not in (cell[l[0]], cell[l[1]], cell[l[2]])]
 
 
+# The crosses: for each point, the two lines through it, as four other
+# points in the engine's order (`patterns::CROSS_POINTS`): each line in
+# `LINES`' order, its two ends where the point is its middle, else its
+# middle and then its far end. A point's class: 0 a corner of the outer or
+# inner ring, 1 a corner of the middle ring, 2 a midpoint of the outer or
+# inner ring, 3 a midpoint of the middle ring.
+CROSS_POINTS = []
+for _p in range(24):
+    _pts = []
+    for _l in LINES:
+        if _p in _l:
+            a, b, c = _l
+            _pts += [a, c] if _p == b else [b, c if _p == a else a]
+    CROSS_POINTS.append(_pts)
+CROSS_CLASS = [(1 if p // 8 == 1 else 0) + (2 if p % 2 == 0 else 0) for p in range(24)]
+
+
+def cross_key(p, digits):
+    """The weight's key of point `p`'s cross, `digits` the contents (0 empty,
+    1 the side to move's, 2 the other's) of `p` and its `CROSS_POINTS`: the
+    same key for the crosses that a symmetry of the board maps onto each
+    other (a line's ends where the point is its middle are unordered; the
+    two lines through a corner are unordered)."""
+    reps = []
+    for k, line in enumerate(i for i, l in enumerate(LINES) if p in l):
+        x, y = digits[1 + 2 * k], digits[2 + 2 * k]
+        middle = LINES[line][1] == p
+        reps.append((CLASS[line], middle, tuple(sorted((x, y))) if middle else (x, y)))
+    return ("X", CROSS_CLASS[p], digits[0], tuple(sorted(reps)))
+
+
+def cross_features(cell):
+    """The cross features of a board from the side to move's point of view."""
+    return [(cross_key(p, [cell[p]] + [cell[q] for q in CROSS_POINTS[p]]), 1.0) for p in range(24)]
+
+
+def cross_table(weight):
+    """By point class and contents `81 p + 27 n0 + 9 n1 + 3 n2 + n3` of a
+    point and its `CROSS_POINTS`, the weight `weight(key)`."""
+    table = []
+    for cls in range(4):
+        p = CROSS_CLASS.index(cls)
+        row = []
+        for idx in range(243):
+            digits = [idx // 3 ** (4 - k) % 3 for k in range(5)]
+            row.append(weight(cross_key(p, digits)))
+        table.append(row)
+    return table
+
+
 def flags(defaults):
     """The options (`--name value`, with defaults) and the arguments left."""
     args, opts = sys.argv[1:], dict(defaults)

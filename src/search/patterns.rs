@@ -1,5 +1,6 @@
 //! Evaluations fitted to the databases' values in Nine Men's Morris: for
-//! the placing phase, a weight for what stands on each of the 16 lines, for
+//! the placing phase, a weight for what stands on each of the 16 lines and
+//! on each point's cross (the point and the two lines through it), for
 //! the pieces in both hands and for material (`placing.rs`, written by
 //! `scripts/placing_patterns.py`); for the moving phase, the same kind of
 //! line weights, one per pair of piece counts, per number of steps of each
@@ -14,7 +15,8 @@
 //!
 //! Against the linear terms of `eval` (still used where a side flies and
 //! in the other rule sets), they predict the databases' values of held-out
-//! games' positions better (squared error, placing: 0.0505 against 0.0815;
+//! games' positions better (squared error, placing: 0.0505 against 0.0815
+//! with the lines alone, 0.0440 against 0.0478 with the crosses added;
 //! moving: 0.0326 against 0.0438) and throw away fewer critical values in
 //! play; the self-play patterns predict held-out games' results better
 //! than the weights (Twelve Men's Morris 0.0639 against 0.0840,
@@ -50,7 +52,6 @@ pub fn apply(rules: &Rules) -> bool {
 /// The 16 lines by point index (ring by ring, eight points a ring, the
 /// midpoints at even slots: `core::point`), each with its middle point in
 /// the middle, in the order of `scripts/patterns_fit.py`.
-#[cfg(test)]
 const LINES: [[usize; 3]; 16] = {
     let mut l = [[0; 3]; 16];
     let mut ring = 0;
@@ -96,6 +97,98 @@ const LINES_DIAGONAL: [[usize; 3]; 20] = {
     l
 };
 
+/// The four other points of each point's cross, the two lines through it
+/// (`scripts/patterns_fit.py`'s `CROSS_POINTS`): each line in `LINES`'
+/// order, its two ends where the point is its middle, else its middle and
+/// then its far end.
+const CROSS_POINTS: [[usize; 4]; 24] = {
+    let mut c = [[0; 4]; 24];
+    let mut p = 0;
+    while p < 24 {
+        let mut n = 0;
+        let mut i = 0;
+        while i < 16 {
+            let [a, b, e] = LINES[i];
+            if p == b {
+                c[p][n] = a;
+                c[p][n + 1] = e;
+                n += 2;
+            } else if p == a || p == e {
+                c[p][n] = b;
+                c[p][n + 1] = if p == a { e } else { a };
+                n += 2;
+            }
+            i += 1;
+        }
+        p += 1;
+    }
+    c
+};
+
+/// Each point's class under the board's symmetries, for its cross: 0 a
+/// corner of the outer or inner ring, 1 a corner of the middle ring, 2 a
+/// midpoint of the outer or inner ring, 3 a midpoint of the middle ring.
+const CROSS_CLASS: [usize; 24] = {
+    let mut c = [0; 24];
+    let mut p = 0;
+    while p < 24 {
+        c[p] = (p / 8 == 1) as usize + 2 * (p % 2 == 0) as usize;
+        p += 1;
+    }
+    c
+};
+
+/// For each point, the crosses a piece on it counts in, with the weight
+/// of its digit in their index (`placing::CROSS`): its own cross (81) and
+/// the crosses of the four points it shares a line with (27, 9, 3 or 1 by
+/// its place among their `CROSS_POINTS`).
+const CROSS_SPOTS: [[(u8, u8); 5]; 24] = {
+    let mut spots = [[(0, 0); 5]; 24];
+    let mut filled = [1; 24];
+    let mut p = 0;
+    while p < 24 {
+        spots[p][0] = (p as u8, 81);
+        p += 1;
+    }
+    let weights = [27, 9, 3, 1];
+    p = 0;
+    while p < 24 {
+        let mut k = 0;
+        while k < 4 {
+            let q = CROSS_POINTS[p][k];
+            spots[q][filled[q]] = (p as u8, weights[k]);
+            filled[q] += 1;
+            k += 1;
+        }
+        p += 1;
+    }
+    spots
+};
+
+/// The sum of Nine's cross weights (`placing::CROSS`) over the 24 points,
+/// for what `ours` and `theirs` hold on each point and the lines through
+/// it: each piece adds its digit (1 ours, 2 theirs) at its weight to the
+/// index of the five crosses it stands in.
+#[inline(always)]
+fn crosses(ours: Bitboard, theirs: Bitboard) -> i32 {
+    let mut index = [0u8; 24];
+    for (bits, digit) in [(ours.0, 1), (theirs.0, 2)] {
+        let mut b = bits;
+        while b != 0 {
+            let q = b.trailing_zeros() as usize;
+            b &= b - 1;
+            for &(p, weight) in &CROSS_SPOTS[q] {
+                index[usize::from(p)] += digit * weight;
+            }
+        }
+    }
+    let mut score = 0;
+    for (p, &i) in index.iter().enumerate() {
+        score += i32::from(placing::CROSS[CROSS_CLASS[p]][usize::from(i)]);
+    }
+    score
+}
+
 /// `CLASS`, and the diagonals' class 3.
 #[cfg(test)]
 const CLASS_DIAGONAL: [usize; 20] = [0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 2, 2, 2, 2, 3, 3, 3, 3];
@@ -133,7 +226,10 @@ const NINE_PLACING: PlacingPatterns = {
 /// holds), for the side to move, in centipieces.
 #[inline]
 pub fn evaluate(pos: &Position, rules: &Rules) -> Evaluation {
-    evaluate_placing(pos, rules, &NINE_PLACING)
+    let mut e = evaluate_placing(pos, rules, &NINE_PLACING);
+    let us = pos.side_to_move();
+    e.score += crosses(pos.pieces(us), pos.pieces(us.opponent()));
+    e
 }
 
 /// A placing evaluation of line patterns (Nine Men's Morris's fitted to its
@@ -359,6 +455,42 @@ mod tests {
             (Variant::Twelve, &LINES_DIAGONAL[..]),
         ] {
             lines_are_the_boards(variant, lines);
+        }
+    }
+
+    #[test]
+    fn crosses_are_the_fits_and_agree_with_the_point_by_point_sum() {
+        assert_eq!(CROSS_POINTS, placing::CROSS_POINTS);
+        for (p, others) in CROSS_POINTS.iter().enumerate() {
+            // Two lines through each point, each once.
+            let through: Vec<_> = LINES.iter().filter(|l| l.contains(&p)).collect();
+            assert_eq!(through.len(), 2);
+            for (k, line) in through.iter().enumerate() {
+                assert!(line.contains(&others[2 * k]) && line.contains(&others[2 * k + 1]));
+            }
+        }
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(28);
+        for _ in 0..2_000 {
+            let (mut ours, mut theirs) = (0u32, 0u32);
+            for p in 0..24 {
+                match rng.gen_range(0..3) {
+                    1 => ours |= 1 << p,
+                    2 => theirs |= 1 << p,
+                    _ => {}
+                }
+            }
+            let digit = |p: usize| ((ours >> p) & 1) as usize + 2 * ((theirs >> p) & 1) as usize;
+            let mut want = 0;
+            for (p, others) in CROSS_POINTS.iter().enumerate() {
+                let index = others.iter().fold(digit(p), |i, &q| i * 3 + digit(q));
+                want += i32::from(placing::CROSS[CROSS_CLASS[p]][index]);
+            }
+            assert_eq!(
+                crosses(Bitboard(ours), Bitboard(theirs)),
+                want,
+                "{ours:#x} {theirs:#x}"
+            );
         }
     }
 

@@ -469,17 +469,10 @@ mod tests {
                 assert!(line.contains(&others[2 * k]) && line.contains(&others[2 * k + 1]));
             }
         }
-        use rand::{Rng, SeedableRng};
+        use rand::SeedableRng;
         let mut rng = rand::rngs::StdRng::seed_from_u64(28);
         for _ in 0..2_000 {
-            let (mut ours, mut theirs) = (0u32, 0u32);
-            for p in 0..24 {
-                match rng.gen_range(0..3) {
-                    1 => ours |= 1 << p,
-                    2 => theirs |= 1 << p,
-                    _ => {}
-                }
-            }
+            let (ours, theirs) = random_board(&mut rng);
             let digit = |p: usize| ((ours >> p) & 1) as usize + 2 * ((theirs >> p) & 1) as usize;
             let mut want = 0;
             for (p, others) in CROSS_POINTS.iter().enumerate() {
@@ -494,6 +487,19 @@ mod tests {
         }
     }
 
+    /// A board of each point empty, ours or theirs at random: (ours, theirs).
+    fn random_board(rng: &mut impl rand::Rng) -> (u32, u32) {
+        let (mut ours, mut theirs) = (0u32, 0u32);
+        for p in 0..24 {
+            match rng.gen_range(0..3) {
+                1 => ours |= 1 << p,
+                2 => theirs |= 1 << p,
+                _ => {}
+            }
+        }
+        (ours, theirs)
+    }
+
     #[test]
     fn lines_agree_with_the_point_by_point_sum() {
         use rand::{Rng, SeedableRng};
@@ -503,15 +509,7 @@ mod tests {
             for w in table.iter_mut().flatten() {
                 *w = rng.gen_range(-500..500);
             }
-            // Each point empty, ours or theirs.
-            let (mut ours, mut theirs) = (0u32, 0u32);
-            for p in 0..24 {
-                match rng.gen_range(0..3) {
-                    1 => ours |= 1 << p,
-                    2 => theirs |= 1 << p,
-                    _ => {}
-                }
-            }
+            let (ours, theirs) = random_board(&mut rng);
             for (diagonals, points) in [(false, &LINES[..]), (true, &LINES_DIAGONAL[..])] {
                 let mut want = 0;
                 for (line, &class) in points.iter().zip(&CLASS_DIAGONAL) {

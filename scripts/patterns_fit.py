@@ -64,14 +64,17 @@ def line_features(cell, lines=LINES, classes=CLASS):
 # middle and then its far end. A point's class: 0 a corner of the outer or
 # inner ring, 1 a corner of the middle ring, 2 a midpoint of the outer or
 # inner ring, 3 a midpoint of the middle ring.
-CROSS_POINTS = []
-for _p in range(24):
-    _pts = []
-    for _l in LINES:
-        if _p in _l:
-            a, b, c = _l
-            _pts += [a, c] if _p == b else [b, c if _p == a else a]
-    CROSS_POINTS.append(_pts)
+# THROUGH[p]: the indices in `LINES` of the two lines through point p.
+THROUGH = [[i for i, l in enumerate(LINES) if p in l] for p in range(24)]
+
+
+def _others(p, line):
+    """The two other points of `line` for point `p`'s cross."""
+    a, b, c = line
+    return [a, c] if p == b else [b, c if p == a else a]
+
+
+CROSS_POINTS = [[q for i in THROUGH[p] for q in _others(p, LINES[i])] for p in range(24)]
 CROSS_CLASS = [(1 if p // 8 == 1 else 0) + (2 if p % 2 == 0 else 0) for p in range(24)]
 
 
@@ -82,7 +85,7 @@ def cross_key(p, digits):
     other (a line's ends where the point is its middle are unordered; the
     two lines through a corner are unordered)."""
     reps = []
-    for k, line in enumerate(i for i, l in enumerate(LINES) if p in l):
+    for k, line in enumerate(THROUGH[p]):
         x, y = digits[1 + 2 * k], digits[2 + 2 * k]
         middle = LINES[line][1] == p
         reps.append((CLASS[line], middle, tuple(sorted((x, y))) if middle else (x, y)))

@@ -562,11 +562,10 @@ mod tests {
         // black's a4-b4 (the position its own mirror image about the
         // fourth row), closes a mill at g7 or at its image g1 alike and
         // takes a4 or b4: each such move has a twin of the same value.
-        // (From the empty board every placement has twins too, but there
-        // a search's order and table make the twins' reduced searches
-        // differ by more than the margin: with the placing patterns'
-        // crosses, d2 looked singular at depth 8; and at depth 8 white
-        // blocks black's c4, a move with no twin.)
+        // (From the empty board every placement has twins too, but a
+        // search's order and table can score the twins' reduced searches
+        // apart by more than the margin; and at depth 8 white here blocks
+        // black's c4, a move with no twin.)
         let twins = ["a7", "a4", "d7", "b4", "a1", "d6", "d1", "d2"];
         let cases: [(&[&str], bool); 2] = [(&["d7", "d3", "a7"], true), (&twins, false)];
         for (placements, singular) in cases {

@@ -21,6 +21,8 @@
 //!   [`tb_cli`] (`mulino tb`, the database command line); and for the
 //!   engine's developers [`tune`] (`mulino tune`, the evaluation's weights
 //!   fitted to the databases' values).
+//! - [`random`]: at the bottom, seeded draws that stay the same across
+//!   machines and versions (openings, books, the skill levels).
 //! - [`host`]: at the bottom, what a job on the only thread (WebAssembly)
 //!   asks of its host: to hear the lines that came meanwhile.
 //! - `wasm` (WebAssembly only): the module's entry points, the protocol
@@ -39,6 +41,7 @@ pub mod largemem;
 #[cfg(not(target_family = "wasm"))]
 pub mod matches;
 pub mod protocol;
+pub mod random;
 pub mod search;
 pub mod tb;
 #[cfg(not(target_family = "wasm"))]

@@ -9,14 +9,12 @@ use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
-
 use crate::core::{
     Color, Game, Move, MoveList, Outcome, Position, Rules, StartRepetition, Variant,
 };
 use crate::engine::{Engine, EngineError};
 use crate::matches::openings::Opening;
+use crate::random::SeededRng;
 use crate::search::Limits;
 use crate::tb::probe::Tablebases;
 use crate::tb::root::probe_root;
@@ -174,7 +172,7 @@ pub fn generate(
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Vec<Entry>, BookError> {
     let rules = spec.variant.rules();
-    let mut rng = StdRng::seed_from_u64(spec.seed);
+    let mut rng = SeededRng::new(spec.seed);
     let mut seen: HashSet<Canonical> = HashSet::new();
     let mut book = Vec::new();
     let mut p = Progress::default();
@@ -262,7 +260,7 @@ pub fn generate(
 fn random_line(
     spec: &BookSpec,
     rules: &Rules,
-    rng: &mut StdRng,
+    rng: &mut SeededRng,
     tables: Option<&Tablebases>,
 ) -> Option<Game> {
     let mut game = Game::from_position(*rules, spec.start);
@@ -287,7 +285,7 @@ fn random_line(
         if choices.is_empty() {
             return None;
         }
-        let m = choices[rng.gen_range(0..choices.len())];
+        let m = choices[rng.below(choices.len())];
         game.play(m).ok()?;
     }
     if game.outcome().is_some() {

@@ -5,12 +5,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
-
 use super::config::OpeningSource;
 use crate::core::{Game, Move, MoveList, Position, Rules};
+use crate::random::SeededRng;
 
 /// Where a game starts: a position and the moves already played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -243,7 +240,7 @@ fn random_extension(
     base: &Opening,
     plies: u32,
     rules: &Rules,
-    rng: &mut StdRng,
+    rng: &mut SeededRng,
 ) -> Option<Opening> {
     let mut game = base.game(rules);
     let mut moves = base.moves.clone();
@@ -257,7 +254,7 @@ fn random_extension(
         if list.is_empty() {
             return None;
         }
-        let m = list[rng.gen_range(0..list.len())];
+        let m = list[rng.below(list.len())];
         game.play(m).ok()?;
         moves.push(m);
     }
@@ -282,7 +279,7 @@ pub fn for_pairs(
         None => vec![Opening::startpos(rules)],
     };
     if source.shuffle {
-        base.shuffle(&mut StdRng::seed_from_u64(seed));
+        SeededRng::new(seed).shuffle(&mut base);
     }
     let base: Vec<Arc<Opening>> = base.into_iter().map(Arc::new).collect();
     if source.random_plies == 0 {
@@ -294,8 +291,7 @@ pub fn for_pairs(
     for i in 0..pairs {
         // A generator per pair: the openings do not depend on the order
         // anything else draws random numbers in.
-        let mut rng =
-            StdRng::seed_from_u64(seed ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut rng = SeededRng::new(seed ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let from = &base[i % base.len()];
         let opening = (0..1000)
             .find_map(|_| random_extension(from, source.random_plies, rules, &mut rng))

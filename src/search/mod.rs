@@ -19,9 +19,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use rand::Rng;
-
 use crate::core::{Game, Move, MoveList, Position, Rules};
+use crate::random::SeededRng;
 use crate::tb::probe::Tablebases;
 use picker::BufferPool;
 pub use tablebase::{
@@ -352,14 +351,8 @@ fn pick_weaker(result: &SearchResult, limits: &Limits) -> Option<Move> {
         .filter(|l| l.1 >= best_score - margin)
         .map(|l| l.0)
         .collect();
-    let mut rng: rand::rngs::StdRng = match limits.seed {
-        Some(s) => rand::SeedableRng::seed_from_u64(s),
-        None => rand::SeedableRng::from_entropy(),
-    };
-    candidates
-        .get(rng.gen_range(0..candidates.len().max(1)))
-        .copied()
-        .or(result.best)
+    let mut rng = limits.seed.map_or_else(SeededRng::unseeded, SeededRng::new);
+    rng.choose(&candidates).copied().or(result.best)
 }
 
 #[cfg(test)]

@@ -56,7 +56,7 @@ enum Sub {
         file: Option<std::path::PathBuf>,
         /// The rules the set's positions are played under.
         #[arg(long, default_value = "nine")]
-        variant: String,
+        variant: mulino::core::Variant,
         /// Also list the positions whose value was thrown away.
         #[arg(long)]
         verbose: bool,
@@ -130,12 +130,11 @@ fn pgn_as_json(files: &[std::path::PathBuf]) -> anyhow::Result<()> {
 fn endgames(
     nodes: u64,
     file: Option<std::path::PathBuf>,
-    variant: &str,
+    variant: mulino::core::Variant,
     verbose: bool,
 ) -> anyhow::Result<()> {
     use anyhow::Context;
     use mulino::bench::endgames;
-    let variant = mulino::core::Variant::from_arg(variant)?;
     let text = match &file {
         Some(path) => std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?,
@@ -184,7 +183,7 @@ fn main() -> ExitCode {
             file,
             variant,
             verbose,
-        }) => tool("endgames", endgames(nodes, file, &variant, verbose)),
+        }) => tool("endgames", endgames(nodes, file, variant, verbose)),
         Some(Sub::Gui(args)) => match mulino::web::run(args) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

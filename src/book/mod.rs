@@ -30,7 +30,7 @@ pub struct BookArgs {
     /// The rule set: nine, twelve, morabaraba, russian, lasker,
     /// cheng-san-qi, dooz, da-san-qi, zhi-qi, el-filja, experimental.
     #[arg(long, default_value = "nine", value_name = "NAME")]
-    pub variant: String,
+    pub variant: Variant,
     /// Whole turns from the start position in every opening.
     #[arg(long, value_name = "N")]
     pub plies: u32,
@@ -75,7 +75,7 @@ pub struct BookArgs {
 
 /// Runs `mulino book`.
 pub fn run(args: BookArgs) -> anyhow::Result<()> {
-    let variant = Variant::from_arg(&args.variant)?;
+    let variant = args.variant;
     let rules = variant.rules();
     let start = match &args.fen {
         None => Position::startpos(&rules),

@@ -336,24 +336,21 @@ impl fmt::Display for Variant {
     }
 }
 
-/// A rule set's name that names none (see [`Variant::from_arg`]).
+/// A rule set's name that names none: the name, and the names there are.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown variant `{0}`")]
+#[error("unknown variant `{0}` (one of: {names})", names = Variant::NAMES.join(", "))]
 pub struct UnknownVariant(pub String);
 
-impl Variant {
-    /// The rule set a command line names (any case), or an error that
-    /// repeats the name.
-    pub fn from_arg(name: &str) -> Result<Variant, UnknownVariant> {
-        name.parse().map_err(|()| UnknownVariant(name.to_string()))
-    }
-}
-
+/// A rule set by its name, in any case (a command line's `--variant`, the
+/// `Variant` option).
 impl FromStr for Variant {
-    type Err = ();
-    fn from_str(s: &str) -> Result<Self, ()> {
-        let s = s.to_ascii_lowercase();
-        Variant::ALL.into_iter().find(|v| v.name() == s).ok_or(())
+    type Err = UnknownVariant;
+    fn from_str(name: &str) -> Result<Self, UnknownVariant> {
+        let s = name.to_ascii_lowercase();
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == s)
+            .ok_or_else(|| UnknownVariant(name.to_string()))
     }
 }
 
@@ -363,9 +360,14 @@ mod tests {
 
     #[test]
     fn a_command_line_names_a_variant_in_any_case_or_gets_its_name_back() {
-        assert_eq!(Variant::from_arg("Twelve"), Ok(Variant::Twelve));
-        let err = Variant::from_arg("tic-tac-toe").unwrap_err();
-        assert_eq!(err.to_string(), "unknown variant `tic-tac-toe`");
+        assert_eq!("Twelve".parse(), Ok(Variant::Twelve));
+        let err = "tic-tac-toe".parse::<Variant>().unwrap_err();
+        assert_eq!(err, UnknownVariant("tic-tac-toe".into()));
+        assert!(
+            err.to_string()
+                .starts_with("unknown variant `tic-tac-toe` (one of: nine, twelve, "),
+            "{err}"
+        );
     }
 
     #[test]

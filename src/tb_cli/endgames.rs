@@ -26,7 +26,7 @@ pub struct EndgamesArgs {
     pub dir: PathBuf,
     /// The rules (a variant name).
     #[arg(long, default_value = "nine")]
-    pub variant: String,
+    pub variant: Variant,
     /// The fewest and the most pieces a side (`3-5`).
     #[arg(long, default_value = "3-5")]
     pub pieces: String,
@@ -72,7 +72,7 @@ fn piece_range(text: &str) -> Result<(u8, u8)> {
 }
 
 pub fn run(a: &EndgamesArgs) -> Result<()> {
-    let variant = Variant::from_arg(&a.variant)?;
+    let variant = a.variant;
     let rules = variant.rules();
     let (low, high) = piece_range(&a.pieces)?;
     if !a.dir.is_dir() {

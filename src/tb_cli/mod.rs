@@ -75,7 +75,7 @@ pub struct CommonArgs {
     /// The rules (a variant name); their moving-phase rules must be
     /// supported and match the files.
     #[arg(long, default_value = "nine")]
-    pub variant: String,
+    pub variant: Variant,
     /// Worker threads.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -151,9 +151,8 @@ pub fn run(args: TbArgs) -> Result<()> {
     }
 }
 
-fn tb_rules(variant: &str) -> Result<TbRules> {
-    let v = Variant::from_arg(variant)?;
-    Ok(TbRules::from_rules(&v.rules())?)
+fn tb_rules(variant: Variant) -> Result<TbRules> {
+    Ok(TbRules::from_rules(&variant.rules())?)
 }
 
 fn parse_subspace(s: &str) -> Result<(u8, u8)> {
@@ -303,7 +302,7 @@ fn dtz_limits(dir: &Path, rules: TbRules, limits: NMoveLimits, x: u8, y: u8) -> 
 }
 
 fn run_build(a: BuildArgs) -> Result<()> {
-    let rules = tb_rules(&a.common.variant)?;
+    let rules = tb_rules(a.common.variant)?;
     let targets = match a.pieces {
         Some(n) if (MIN_PIECES..=MAX_PIECES).contains(&n) => all_subspaces(n),
         Some(n) => bail!("--pieces {n}: must be 3..=9"),
@@ -445,7 +444,7 @@ fn print_reports(
 
 fn run_verify(v: VerifyArgs) -> Result<()> {
     let a = v.common;
-    let rules = tb_rules(&a.variant)?;
+    let rules = tb_rules(a.variant)?;
     if let Some(k) = v.layers.iter().find(|&&k| k >= crate::tb::placing::LAYERS) {
         bail!(
             "--layers {k}: placing layers are 0 to {}",
@@ -536,7 +535,7 @@ fn limits_present(dir: &Path, x: u8, y: u8, ext: &str) -> Vec<NMoveLimits> {
 }
 
 fn run_stats(a: StatsArgs) -> Result<()> {
-    let rules = tb_rules(&a.common.variant)?;
+    let rules = tb_rules(a.common.variant)?;
     let tbs = Tablebases::new(&a.common.dir, rules);
     let list = selected(&a.common)?;
     let published = match &a.compare {
@@ -611,7 +610,7 @@ fn read_tsv(path: &Path) -> Result<Vec<(String, String)>> {
 }
 
 fn run_nmove(a: NmoveArgs) -> Result<()> {
-    let v = Variant::from_arg(&a.common.variant)?;
+    let v = a.common.variant;
     let targets = selected(&a.common)?;
     if targets.is_empty() {
         bail!("no databases in {}", a.common.dir.display());

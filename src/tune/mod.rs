@@ -49,7 +49,7 @@ pub struct TuneArgs {
     pub tb: Option<PathBuf>,
     /// The rule set (a variant name); games of other rules are left out.
     #[arg(long, default_value = "nine")]
-    pub variant: String,
+    pub variant: Variant,
     /// Leave out each game's first plies (random openings).
     #[arg(long, default_value_t = 0)]
     pub skip_plies: usize,
@@ -103,7 +103,7 @@ struct Counts {
 }
 
 pub fn run(args: TuneArgs) -> Result<()> {
-    let variant = Variant::from_arg(&args.variant)?;
+    let variant = args.variant;
     let rules = variant.rules();
     let phases = chosen_phases(&args.phases)?;
     let frozen = frozen_weights(&args.freeze)?;

@@ -494,7 +494,7 @@ impl Session {
             Some(name) => name
                 .trim()
                 .parse::<Variant>()
-                .map_err(|()| SessionError::UnknownVariant(name.to_string()))?,
+                .map_err(|_| SessionError::UnknownVariant(name.to_string()))?,
             None => self.variant,
         };
         self.halt();

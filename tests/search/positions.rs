@@ -64,7 +64,7 @@ impl Case {
     fn rules(&self) -> Rules {
         self.variant
             .parse::<Variant>()
-            .unwrap_or_else(|()| panic!("unknown variant {}", self.variant))
+            .unwrap_or_else(|e| panic!("{e}"))
             .rules()
     }
 

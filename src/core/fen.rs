@@ -18,6 +18,103 @@ use super::point::{Bitboard, Color, Point};
 use super::position::Position;
 use super::rules::{PlacingMill, Rules};
 
+/// The FEN's phase field: where the game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FenPhase {
+    /// `r`: nothing played yet (Sanmill's "ready"; read as placing).
+    Ready,
+    /// `p`: pieces are being placed.
+    Placing,
+    /// `m`: every piece is placed; pieces move.
+    Moving,
+    /// `o`: the game is over.
+    Over,
+}
+
+/// The FEN's action field: what the side to move does next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FenAction {
+    /// `p`: place a piece from the hand.
+    Place,
+    /// `s`: select a piece to move.
+    Select,
+    /// `r`: remove an opposing piece.
+    Remove,
+    /// `?`: nothing, the game is over.
+    Nothing,
+}
+
+impl FenPhase {
+    pub const ALL: [FenPhase; 4] = [
+        FenPhase::Ready,
+        FenPhase::Placing,
+        FenPhase::Moving,
+        FenPhase::Over,
+    ];
+
+    /// The field's letter.
+    pub const fn letter(self) -> char {
+        match self {
+            FenPhase::Ready => 'r',
+            FenPhase::Placing => 'p',
+            FenPhase::Moving => 'm',
+            FenPhase::Over => 'o',
+        }
+    }
+
+    /// The phase of a field, in either case.
+    pub fn parse(field: &str) -> Option<FenPhase> {
+        let letter = single_letter(field)?;
+        FenPhase::ALL.into_iter().find(|p| p.letter() == letter)
+    }
+}
+
+impl FenAction {
+    pub const ALL: [FenAction; 4] = [
+        FenAction::Place,
+        FenAction::Select,
+        FenAction::Remove,
+        FenAction::Nothing,
+    ];
+
+    /// The field's letter.
+    pub const fn letter(self) -> char {
+        match self {
+            FenAction::Place => 'p',
+            FenAction::Select => 's',
+            FenAction::Remove => 'r',
+            FenAction::Nothing => '?',
+        }
+    }
+
+    /// The action of a field, in either case.
+    pub fn parse(field: &str) -> Option<FenAction> {
+        let letter = single_letter(field)?;
+        FenAction::ALL.into_iter().find(|a| a.letter() == letter)
+    }
+}
+
+impl std::fmt::Display for FenPhase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+impl std::fmt::Display for FenAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// The one letter of a field, lower-cased (`None` for more or fewer).
+fn single_letter(field: &str) -> Option<char> {
+    let mut chars = field.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => Some(c.to_ascii_lowercase()),
+        _ => None,
+    }
+}
+
 /// A FEN read but not yet checked against the rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
@@ -26,8 +123,8 @@ pub struct Setup {
     /// placing ends (mark-and-delay rules).
     pub marked: Bitboard,
     pub side: Color,
-    pub phase: char,
-    pub action: char,
+    pub phase: FenPhase,
+    pub action: FenAction,
     pub on_board: [u8; 2],
     pub in_hand: [u8; 2],
     pub to_remove: [i8; 2],
@@ -95,7 +192,7 @@ pub enum FenError {
     NothingToRemove,
     #[error("FEN action `{action}` does not fit {color} having {hand} pieces in hand")]
     ActionMismatch {
-        action: char,
+        action: FenAction,
         color: Color,
         hand: u8,
     },
@@ -148,19 +245,9 @@ impl Setup {
             "b" | "B" => Color::Black,
             s => return Err(FenError::Side(s.to_string())),
         };
-        let one_char = |s: &str, allowed: &str| {
-            let mut cs = s.chars();
-            match (cs.next(), cs.next()) {
-                (Some(c), None) if allowed.contains(c.to_ascii_lowercase()) => {
-                    Some(c.to_ascii_lowercase())
-                }
-                _ => None,
-            }
-        };
-        let phase =
-            one_char(fields[2], "rpmo").ok_or_else(|| FenError::Phase(fields[2].to_string()))?;
+        let phase = FenPhase::parse(fields[2]).ok_or_else(|| FenError::Phase(fields[2].into()))?;
         let action =
-            one_char(fields[3], "psr?").ok_or_else(|| FenError::Action(fields[3].to_string()))?;
+            FenAction::parse(fields[3]).ok_or_else(|| FenError::Action(fields[3].into()))?;
         let on_board = [number(&fields, 4)?, number(&fields, 6)?];
         let in_hand = [number(&fields, 5)?, number(&fields, 7)?];
         let to_remove = [number(&fields, 8)?, number(&fields, 9)?];
@@ -245,7 +332,9 @@ impl Setup {
         // Marks stay until the removal of the last placement is made.
         if self.marked.nonempty()
             && (rules.placing_mill != PlacingMill::MarkAndDelay
-                || (self.in_hand[0] == 0 && self.in_hand[1] == 0 && self.action != 'r'))
+                || (self.in_hand[0] == 0
+                    && self.in_hand[1] == 0
+                    && self.action != FenAction::Remove))
         {
             return Err(FenError::MarkedPoints);
         }
@@ -260,8 +349,8 @@ impl Setup {
         let stated = self.to_remove[self.side.index()].unsigned_abs();
         let next_owed = self.to_remove[self.side.opponent().index()];
         let pending = match (self.action, stated) {
-            ('r', 0) => 1,
-            ('r' | '?', n) => n,
+            (FenAction::Remove, 0) => 1,
+            (FenAction::Remove | FenAction::Nothing, n) => n,
             (_, 0) => 0,
             _ => return Err(FenError::RemovalActionMismatch),
         };
@@ -285,18 +374,15 @@ impl Setup {
     /// hand, `s` none) and the phase (`?` only when the game is over).
     fn check_action(&self) -> Result<(), FenError> {
         let hand = self.in_hand[self.side.index()];
+        let mismatch = Err(FenError::ActionMismatch {
+            action: self.action,
+            color: self.side,
+            hand,
+        });
         match self.action {
-            'p' if hand == 0 => Err(FenError::ActionMismatch {
-                action: 'p',
-                color: self.side,
-                hand,
-            }),
-            's' if hand > 0 => Err(FenError::ActionMismatch {
-                action: 's',
-                color: self.side,
-                hand,
-            }),
-            '?' if self.phase != 'o' => Err(FenError::UnfinishedNoAction),
+            FenAction::Place if hand == 0 => mismatch,
+            FenAction::Select if hand > 0 => mismatch,
+            FenAction::Nothing if self.phase != FenPhase::Over => Err(FenError::UnfinishedNoAction),
             _ => Ok(()),
         }
     }
@@ -327,8 +413,8 @@ impl Position {
         let next_owed = s.to_remove[s.side.opponent().index()];
         let hand = s.in_hand[s.side.index()];
         let placing_turn = match (pending, s.phase) {
-            (0, _) | (_, 'o') => hand > 0,
-            (_, phase) => phase != 'm',
+            (0, _) | (_, FenPhase::Over) => hand > 0,
+            (_, phase) => phase != FenPhase::Moving,
         };
         let mut pos = Position {
             board: s.board,
@@ -400,18 +486,18 @@ impl Position {
             self.is_placing()
         };
         let phase = match (over, placing) {
-            (true, _) => 'o',
-            (false, true) => 'p',
-            (false, false) => 'm',
+            (true, _) => FenPhase::Over,
+            (false, true) => FenPhase::Placing,
+            (false, false) => FenPhase::Moving,
         };
         let action = if over {
-            '?'
+            FenAction::Nothing
         } else if self.pending > 0 || blocked {
-            'r'
+            FenAction::Remove
         } else if self.is_placing() {
-            'p'
+            FenAction::Place
         } else {
-            's'
+            FenAction::Select
         };
         let side = if self.side == Color::White { 'w' } else { 'b' };
         let removes = |c: Color| -> i32 {
@@ -685,7 +771,7 @@ mod tests {
         assert_eq!(
             err(&START.replace(" w p p ", " w p s ")),
             FenError::ActionMismatch {
-                action: 's',
+                action: FenAction::Select,
                 color: Color::White,
                 hand: 9
             }

@@ -1,6 +1,8 @@
 //! The rules of Mill: points and bitboards, geometry, rule sets, moves and
 //! notation, positions, move generation, FEN, zobrist keys, game status
-//! with history, and perft. No I/O, no dependencies beyond std.
+//! with history, and perft. No I/O. Beyond std it uses `thiserror` for its
+//! error enums and `serde`'s derive for PGN games (`mulino pgn` writes
+//! them as JSON); nothing of the engine, the databases or the products.
 
 pub mod fen;
 pub mod game;
@@ -15,7 +17,7 @@ pub mod position;
 pub mod rules;
 pub mod zobrist;
 
-pub use fen::{FenError, Setup};
+pub use fen::{FenAction, FenError, FenPhase, Setup};
 pub use game::{Game, StartRepetition};
 pub use moves::{Move, MoveList, MoveParseError};
 pub use options::{OptionKind, OptionValue, RuleOption};

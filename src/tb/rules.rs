@@ -2,7 +2,7 @@
 //! its values. A table is only read under the rules it was built for.
 
 use super::error::TbError;
-use crate::core::{Bitboard, Color, Position, Rules, Setup};
+use crate::core::{Bitboard, Color, FenAction, FenPhase, Position, Rules, Setup};
 
 /// The rules that decide moving-phase values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -101,8 +101,8 @@ impl TbRules {
             board,
             marked: Bitboard::EMPTY,
             side: mover,
-            phase: 'm',
-            action: 's',
+            phase: FenPhase::Moving,
+            action: FenAction::Select,
             on_board: [board[0].count() as u8, board[1].count() as u8],
             in_hand: [0, 0],
             to_remove: [0, 0],

@@ -5,7 +5,7 @@
 //! move)`; White has placed `ceil(plies / 2)` pieces and Black
 //! `floor(plies / 2)`, and placing lasts while some are left in hand.
 
-use crate::core::fen::{FenError, Setup};
+use crate::core::fen::{FenAction, FenError, FenPhase, Setup};
 use crate::core::{Bitboard, Color, Point, Position, Rules};
 
 /// What is wrong with a GBGP position string.
@@ -115,8 +115,16 @@ pub fn parse(text: &str, rules: &Rules) -> Result<Position, GbgpFenError> {
         board,
         marked: Bitboard::EMPTY,
         side,
-        phase: if placing { 'p' } else { 'm' },
-        action: if in_hand[side.index()] > 0 { 'p' } else { 's' },
+        phase: if placing {
+            FenPhase::Placing
+        } else {
+            FenPhase::Moving
+        },
+        action: if in_hand[side.index()] > 0 {
+            FenAction::Place
+        } else {
+            FenAction::Select
+        },
         on_board: [board[0].count() as u8, board[1].count() as u8],
         in_hand,
         to_remove: [0, 0],

@@ -44,7 +44,9 @@ use super::index::Subspace;
 use super::mapped::MappedTable;
 use super::rules::TbRules;
 use super::value::Wdl;
-use crate::core::{Bitboard, Color, FullBoardAction, PlacingMill, Position, Rules, Setup};
+use crate::core::{
+    Bitboard, Color, FenAction, FenPhase, FullBoardAction, PlacingMill, Position, Rules, Setup,
+};
 
 /// The pieces a side of the rules the placing databases support.
 pub const PIECES: u8 = 9;
@@ -238,8 +240,8 @@ impl Layer {
             board,
             marked: Bitboard::EMPTY,
             side,
-            phase: 'p',
-            action: 'p',
+            phase: FenPhase::Placing,
+            action: FenAction::Place,
             on_board: [board[0].count() as u8, board[1].count() as u8],
             in_hand,
             to_remove: [0, 0],

@@ -14,7 +14,7 @@
 
 use std::fmt;
 
-use crate::core::{Move, Position, Variant};
+use crate::core::{Game, Move, Position, Variant};
 use crate::engine::{Engine, EngineError};
 use crate::search::Limits;
 use crate::tb::Wdl;
@@ -151,7 +151,7 @@ pub fn run(set: &[Endgame], variant: Variant, nodes: u64) -> Result<EndgameRepor
     };
     for e in set {
         engine.new_game()?;
-        engine.set_position(Some(&e.fen), &[])?;
+        engine.set_game(Game::from_text(variant.rules(), Some(&e.fen), [])?)?;
         let limits = Limits {
             nodes: Some(nodes),
             ..Limits::reproducible()

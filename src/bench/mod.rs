@@ -137,7 +137,7 @@ pub fn run(depth: u32) -> Result<BenchReport, EngineError> {
     for (variant, fen) in POSITIONS {
         engine.set_option("Variant", Some(variant.name()))?;
         engine.new_game()?;
-        engine.set_position(Some(fen), &[])?;
+        engine.set_game(Game::from_text(*engine.rules(), Some(fen), [])?)?;
         let game: &Game = engine.game();
         debug_assert!(Position::from_fen(fen, game.rules()).is_ok());
         let limits = Limits {

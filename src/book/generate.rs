@@ -10,7 +10,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::core::{
-    Color, Game, Move, MoveList, Outcome, Position, Rules, StartRepetition, Variant,
+    Color, Game, Move, MoveList, Outcome, Position, Rules, Variant, game::GameError,
 };
 use crate::engine::{Engine, EngineError};
 use crate::matches::openings::Opening;
@@ -317,31 +317,40 @@ fn search_value(
     depth: u32,
     threshold: i32,
 ) -> Result<Option<(i32, i32)>, EngineError> {
-    let rules = *game.rules();
-    let mut moves: Vec<String> = game.moves().iter().map(Move::to_string).collect();
+    let mut line = game.clone();
     let mut scores = [0; 2];
-    let mut pos = *game.position();
     for score in &mut scores {
         engine.new_game()?;
-        engine.set_game(*game.start(), StartRepetition::Counts, &moves)?;
-        if engine.game().outcome().is_some() {
+        engine.set_game(line.clone())?;
+        if line.outcome().is_some() {
             return Ok(None);
         }
         let result = engine.search_blocking(search_limits(depth))?;
         if result.score.abs() > threshold {
             return Ok(None);
         }
-        *score = match pos.side_to_move() {
+        *score = match line.position().side_to_move() {
             Color::White => result.score,
             Color::Black => -result.score,
         };
         let Some(best) = result.best else {
             return Ok(None);
         };
-        pos = pos.play_unchecked(&rules, best);
-        moves.push(best.to_string());
+        play_searched(&mut line, best)?;
     }
     Ok(Some((scores[0], scores[1])))
+}
+
+/// Plays the move a search chose (legal, unless the search is wrong: then
+/// the error names the move as a `position` command would).
+fn play_searched(line: &mut Game, m: Move) -> Result<(), EngineError> {
+    line.play(m).map_err(|source| {
+        EngineError::Position(GameError::Illegal {
+            index: line.moves().len() + 1,
+            text: m.to_string(),
+            source,
+        })
+    })
 }
 
 /// The winners of the self-play check's games from `game` (`None`: a
@@ -355,13 +364,13 @@ fn self_play(
     for i in 0..check.games {
         let nodes = check_nodes(check, i);
         engine.new_game()?;
-        let mut moves: Vec<String> = game.moves().iter().map(Move::to_string).collect();
+        let mut line = game.clone();
         let winner = loop {
-            engine.set_game(*game.start(), StartRepetition::Counts, &moves)?;
-            match engine.game().outcome() {
+            engine.set_game(line.clone())?;
+            match line.outcome() {
                 Some(Outcome::Win { winner, .. }) => break Some(winner),
                 Some(Outcome::Draw(_)) => break None,
-                None if moves.len() >= game.moves().len() + CHECK_MAX_TURNS => break None,
+                None if line.moves().len() >= game.moves().len() + CHECK_MAX_TURNS => break None,
                 None => {}
             }
             let limits = Limits {
@@ -369,7 +378,7 @@ fn self_play(
                 ..Limits::reproducible()
             };
             match engine.search_blocking(limits)?.best {
-                Some(m) => moves.push(m.to_string()),
+                Some(m) => play_searched(&mut line, m)?,
                 None => break None,
             }
         };

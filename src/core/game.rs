@@ -100,6 +100,20 @@ impl Game {
         Ok(game)
     }
 
+    /// A game from text, as a protocol's `position` gives it: a FEN (the
+    /// rules' start position when `None`) and move texts.
+    pub fn from_text<'a>(
+        rules: Rules,
+        fen: Option<&str>,
+        moves: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Game, GameError> {
+        let start = match fen {
+            None => Position::startpos(&rules),
+            Some(fen) => Position::from_fen(fen, &rules)?,
+        };
+        Game::from_moves(rules, start, moves)
+    }
+
     #[inline]
     pub fn rules(&self) -> &Rules {
         &self.rules

@@ -1,7 +1,10 @@
-//! The engine API, which knows nothing of text: options, the current game,
-//! `go`/`stop`/`ponderhit` with a background search thread, and perft.
-//! The protocol dialects, the products (matches, the web board) and the
-//! tests all drive this.
+//! The engine API, which knows nothing of the protocols' text: options,
+//! the current game (given as a [`Game`] of positions and moves; the
+//! protocols make it from their FEN and move texts), `go`/`stop`/
+//! `ponderhit` with a background search thread, and perft. An option is
+//! set by its name or typed id from its value's text, as the option table
+//! reads it. The protocol dialects, the products (matches, the web board)
+//! and the tests all drive this.
 //!
 //! WebAssembly has no threads: there a job (a search or perft) is kept
 //! until the host runs it ([`Engine::take_job`]), or until [`Engine::wait`]
@@ -15,7 +18,7 @@ use std::time::{Duration, Instant};
 use crate::core::game::GameError;
 use crate::core::options::{self, OptionValue};
 use crate::core::perft::{Divide, PerftTable, divide};
-use crate::core::{Game, Move, MoveList, Outcome, Position, Rules, StartRepetition, Variant};
+use crate::core::{Game, Move, MoveList, Outcome, Position, Rules, Variant};
 use crate::search::{self, Clock, Limits, Reporter, SearchResult, SearchShared, Tt};
 use crate::tb::probe::{Notify, Tablebases};
 use crate::tb::root::{RootProbe, probe_root};
@@ -55,6 +58,8 @@ pub enum EngineError {
     },
     #[error("position: {0}")]
     Position(#[from] GameError),
+    #[error("the game is played under other rules than the engine's")]
+    OtherRules,
     #[error("{0}")]
     Hash(#[from] search::tt::TtAllocError),
     #[error("searchmoves: `{0}` is not a legal move here")]
@@ -412,33 +417,22 @@ impl Engine {
         Ok(())
     }
 
-    /// Sets the position; on error nothing changes.
-    pub fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), EngineError> {
+    /// Sets the game to search from: its start, moves and history (for the
+    /// draw rules), played under the engine's rules; on error nothing
+    /// changes. The protocols make the game from their text
+    /// ([`Game::from_text`]).
+    pub fn set_game(&mut self, game: Game) -> Result<(), EngineError> {
         self.ensure_idle()?;
-        let start = match fen {
-            None => Position::startpos(&self.rules),
-            Some(f) => Position::from_fen(f, &self.rules).map_err(GameError::from)?,
-        };
-        self.set_game(start, StartRepetition::Counts, moves)
+        if *game.rules() != self.rules {
+            return Err(EngineError::OtherRules);
+        }
+        self.game = game;
+        Ok(())
     }
 
-    /// Sets the game: a start position (checked against the current rules
-    /// by its maker), whether it counts for threefold repetition, and move
-    /// texts; on error nothing changes.
-    pub fn set_game(
-        &mut self,
-        start: Position,
-        start_repetition: StartRepetition,
-        moves: &[String],
-    ) -> Result<(), EngineError> {
-        self.ensure_idle()?;
-        self.game = Game::from_moves_with(
-            self.rules,
-            start,
-            start_repetition,
-            moves.iter().map(String::as_str),
-        )?;
-        Ok(())
+    /// Sets the position to search from, as a game that starts there.
+    pub fn set_position(&mut self, position: Position) -> Result<(), EngineError> {
+        self.set_game(Game::from_position(self.rules, position))
     }
 
     /// The legal whole turns of the current position (none once the game

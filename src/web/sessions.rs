@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use rand::Rng;
 
-use crate::core::{Color, Move, Outcome, Position, Variant};
+use crate::core::{Color, Game, Move, Outcome, Position, Variant};
 use crate::engine::{Engine, EngineError, EngineOption, GoParams, SearchEnd};
 use crate::search::{Info, Reporter, Score};
 
@@ -408,7 +408,11 @@ impl Session {
     /// Sets the game to the start (or set-up) position plus `moves`;
     /// nothing changes on error.
     fn replay(&mut self, moves: &[String]) -> Result<(), SessionError> {
-        self.engine.set_position(self.start_fen.as_deref(), moves)?;
+        let rules = *self.engine.rules();
+        let moves = moves.iter().map(String::as_str);
+        let game =
+            Game::from_text(rules, self.start_fen.as_deref(), moves).map_err(EngineError::from)?;
+        self.engine.set_game(game)?;
         // As the rules core writes them (`D6` becomes `d6`), so that redo
         // and the move list compare equal texts.
         self.moves = self
@@ -513,9 +517,9 @@ impl Session {
     pub fn set_fen(&mut self, fen: &str) -> Result<(), SessionError> {
         let fen = fen.trim();
         self.halt();
-        Position::from_fen(fen, self.engine.rules())
+        let start = Position::from_fen(fen, self.engine.rules())
             .map_err(|e| SessionError::BadFen(e.to_string()))?;
-        self.engine.set_position(Some(fen), &[])?;
+        self.engine.set_position(start)?;
         self.start_fen = Some(fen.to_string());
         self.moves.clear();
         self.redo.clear();

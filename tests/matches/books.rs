@@ -10,7 +10,7 @@ use std::path::Path;
 
 use mulino::book::generate::{canonical, search_limits};
 use mulino::book::{BookSpec, Check, DEFAULT_THRESHOLD, Method, Progress, generate};
-use mulino::core::{Color, Position, StartRepetition, Variant};
+use mulino::core::{Color, Position, Variant};
 use mulino::engine::Engine;
 use mulino::matches::openings::{BookLine, load_book, parse_line};
 
@@ -181,11 +181,8 @@ fn the_generator_by_search_is_seeded_and_keeps_its_threshold() {
         // A search of its own, as the generator made it, scores the
         // position as the line says.
         let (depth, white_view, _) = search_scores(&entry.by).unwrap();
-        let moves: Vec<String> = entry.opening.moves.iter().map(|m| m.to_string()).collect();
         engine.new_game().unwrap();
-        engine
-            .set_game(entry.opening.start, StartRepetition::Counts, &moves)
-            .unwrap();
+        engine.set_game(entry.opening.game(&rules)).unwrap();
         let result = engine.search_blocking(search_limits(depth)).unwrap();
         let side = engine.game().position().side_to_move();
         let score = if side == Color::White {

@@ -130,9 +130,9 @@ fn play_one(variant: Variant, engine: &mut Engine, game_no: u64) -> (End, bool) 
     let mut list = MoveList::new();
     let mut reached_moving = false;
     loop {
-        engine
-            .set_position(None, &moves)
+        let replayed = Game::from_text(rules, None, moves.iter().map(String::as_str))
             .expect("our own moves replay");
+        engine.set_game(replayed).expect("the engine's rules");
         let game = engine.game();
         if let Some(outcome) = game.outcome() {
             assert!(moves.len() <= MAX_PLIES, "{variant}: past the ply cap");

@@ -16,7 +16,7 @@ pub mod fen;
 
 use std::sync::Arc;
 
-use crate::core::{Color, Move, Position, StartRepetition, Variant};
+use crate::core::{Color, Game, Move, Position, StartRepetition, Variant};
 use crate::engine::{Engine, EngineError, EngineOption, GoParams, SearchEnd};
 use crate::protocol::line::{Dialect, Flow, Out};
 use crate::search::{Info, Reporter, Score};
@@ -158,8 +158,11 @@ impl Session {
                 };
                 // Nine Morris 3D does not count the set-up position as an
                 // occurrence for threefold repetition.
-                self.engine
-                    .set_game(start, StartRepetition::Ignored, &moves)?;
+                let rules = *self.engine.rules();
+                let moves = moves.iter().map(String::as_str);
+                let game = Game::from_moves_with(rules, start, StartRepetition::Ignored, moves)
+                    .map_err(EngineError::from)?;
+                self.engine.set_game(game)?;
             }
             Command::Go(go) => self.go(&go)?,
             Command::Stop => self.engine.stop(),

@@ -17,7 +17,7 @@ use std::time::Instant;
 
 pub use command::{Command, CommandError, GoParams, StartSpec};
 
-use crate::core::Move;
+use crate::core::{Game, Move};
 use crate::engine::{Engine, EngineError, EngineOption, PerftEnd, SearchEnd};
 use crate::protocol::line::{Dialect, Event, Flow, Out, Wake};
 use crate::search::{Info, Reporter};
@@ -246,11 +246,14 @@ impl Session {
             Command::SetOption { name, value } => self.engine.set_option(&name, value.as_deref()),
             Command::UciNewGame => self.engine.new_game(),
             Command::Position { start, moves } => {
+                self.engine.ensure_idle()?;
                 let fen = match &start {
                     StartSpec::StartPos => None,
                     StartSpec::Fen(f) => Some(f.as_str()),
                 };
-                self.engine.set_position(fen, &moves)
+                let moves = moves.iter().map(String::as_str);
+                self.engine
+                    .set_game(Game::from_text(*self.engine.rules(), fen, moves)?)
             }
             Command::Go(params) => self.go(&params),
             Command::Stop => {

@@ -18,7 +18,8 @@ use clap::{Parser, Subcommand};
         `mulino d`. A refused command prints its error on stderr and exits with \
         status 1.",
     // `mulino help` is the protocol's `help` (its commands), which ends
-    // by pointing here; `mulino --help` is this.
+    // by pointing here; `mulino --help` is this, and `mulino help TOOL`
+    // the tool's (`help_of`).
     disable_help_subcommand = true
 )]
 struct Cli {
@@ -99,6 +100,30 @@ fn once(line: &str) -> ExitCode {
     }
 }
 
+/// `mulino help WORDS...`: the help of a tool subcommand (`mulino help tb
+/// build` is `mulino tb build --help`), or `None` when the first word is
+/// no tool (then it is the protocol's `help`).
+fn help_of(words: &[String]) -> Option<ExitCode> {
+    use clap::CommandFactory;
+    let (first, rest) = words.split_first()?;
+    let mut cli = Cli::command();
+    cli.build();
+    let mut command = cli.find_subcommand_mut(first)?;
+    let mut path = first.clone();
+    for word in rest {
+        let Some(sub) = command.find_subcommand_mut(word) else {
+            eprintln!(
+                "mulino help: `{path}` has no subcommand `{word}` (`mulino help {path}` lists them)"
+            );
+            return Some(ExitCode::from(2));
+        };
+        command = sub;
+        path = format!("{path} {word}");
+    }
+    print!("{}", command.render_long_help());
+    Some(ExitCode::SUCCESS)
+}
+
 /// A tool subcommand's exit: its error, with its causes, on stderr.
 fn tool(name: &str, result: anyhow::Result<()>) -> ExitCode {
     match result {
@@ -172,7 +197,12 @@ fn main() -> ExitCode {
         // messages apply (`mulino perft 7x` fails as `perft 7x` does).
         Some(Sub::Perft { depth }) => once(&format!("perft {depth}")),
         Some(Sub::Bench { depth }) => once(&format!("bench {}", depth.unwrap_or_default())),
-        Some(Sub::Protocol(words)) => once(&words.join(" ")),
+        Some(Sub::Protocol(words)) => match words.split_first() {
+            Some((help, topic)) if help == "help" => {
+                help_of(topic).unwrap_or_else(|| once(&words.join(" ")))
+            }
+            _ => once(&words.join(" ")),
+        },
         Some(Sub::Tb(args)) => tool("tb", mulino::tb_cli::run(args)),
         Some(Sub::Match(args)) => tool("match", mulino::matches::run(args)),
         Some(Sub::Book(args)) => tool("book", mulino::book::run(args)),

@@ -325,6 +325,39 @@ fn help_lists_the_commands() {
     assert!(first[0].starts_with("id name "), "{first:?}");
 }
 
+#[test]
+fn help_of_one_tool_or_one_command() {
+    let long = Duration::from_secs(60);
+    if !common::native_only("the tools are the binary's command line, not the protocol") {
+        // `mulino help TOOL [SUB]` is that tool's `--help`.
+        for (words, usage) in [
+            (&["help", "bench"][..], "Usage: mulino bench"),
+            (&["help", "tb", "build"][..], "Usage: mulino tb build"),
+            (&["help", "match"][..], "Usage: mulino match"),
+            (&["help", "endgames"][..], "Usage: mulino endgames"),
+        ] {
+            let (status, out, _) = run_args_with_stderr(words, long);
+            assert!(status.success() && out.contains(usage), "{words:?}: {out}");
+        }
+        let (status, out, err) = run_args_with_stderr(&["help", "tb", "nonsense"], long);
+        assert_eq!(status.code(), Some(2), "{out}{err}");
+        assert!(err.contains("`tb` has no subcommand `nonsense`"), "{err}");
+    }
+    // A protocol command's help is its lines of `help`.
+    let (status, out, _) = run_args_with_stderr(&["help", "go"], long);
+    assert!(status.success(), "{out}");
+    assert!(
+        out.starts_with("  go [depth N]") && out.contains("searchmoves"),
+        "{out}"
+    );
+    let (status, out, err) = run_args_with_stderr(&["help", "nonsense"], long);
+    assert_eq!(status.code(), Some(1), "{out}{err}");
+    assert!(err.contains("help: no command `nonsense`"), "{err}");
+    let mut engine = Engine::spawn();
+    let lines = engine.ask("help position");
+    assert!(lines[0].starts_with("  position startpos|fen"), "{lines:?}");
+}
+
 /// At a terminal the engine greets once; `script` (util-linux) gives it
 /// one. Through a pipe it says nothing first (the other tests see
 /// `id name` as the first answer to `uci`). The input is typed once the

@@ -39,8 +39,8 @@ pub enum Command {
     Perft(u32),
     /// `bench [depth]`.
     Bench(Option<u32>),
-    /// The commands in a few lines.
-    Help,
+    /// The commands in a few lines, or one command's (`help go`).
+    Help(Option<String>),
     /// An empty line: ignored.
     Nothing,
 }
@@ -69,6 +69,23 @@ pub enum CommandError {
     },
     #[error("`{0}` given twice")]
     Repeated(String),
+    #[error("help: no command `{0}` (`help` lists them)")]
+    NoSuchHelp(String),
+}
+
+/// `help [command]`: the command must be one the protocol has.
+fn parse_help<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Result<Command, CommandError> {
+    let Some(topic) = tokens.next() else {
+        return Ok(Command::Help(None));
+    };
+    if !super::help::knows(topic) {
+        return Err(CommandError::NoSuchHelp(topic.to_string()));
+    }
+    no_more(
+        "help",
+        tokens,
+        Command::Help(Some(topic.to_ascii_lowercase())),
+    )
 }
 
 fn parse_num<T: FromStr + PartialOrd + Copy>(
@@ -279,7 +296,7 @@ impl FromStr for Command {
             "stop" => no_more("stop", tokens, Command::Stop),
             "ponderhit" => no_more("ponderhit", tokens, Command::PonderHit),
             "quit" => Ok(Command::Quit),
-            "help" => no_more("help", tokens, Command::Help),
+            "help" => parse_help(tokens),
             "d" => no_more("d", tokens, Command::Display),
             "moves" => no_more("moves", tokens, Command::Moves),
             "tbprobe" => no_more("tbprobe", tokens, Command::TbProbe),

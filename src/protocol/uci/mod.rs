@@ -9,6 +9,7 @@
 //! has the rules).
 
 pub mod command;
+pub mod help;
 pub mod output;
 
 use std::collections::VecDeque;
@@ -32,21 +33,6 @@ pub enum LineError {
     #[error(transparent)]
     Engine(#[from] EngineError),
 }
-
-/// The answer to `help`: the commands in a few lines (protocol.md has all).
-pub const HELP: &str = "\
-mulino speaks a UCI-style protocol; protocol.md describes every command.
-  uci | isready | ucinewgame | quit     handshake, sync, new game, exit
-  setoption name <id> [value <x>]       options as `uci` lists them
-  position startpos|fen <FEN> [moves <m1> ...]
-  go [depth N] [movetime MS] [wtime MS btime MS winc MS binc MS]
-     [nodes N] [mate N] [infinite] [ponder] [searchmoves <m> ...]
-  stop | ponderhit                      end the search, or the pondering
-  d | moves                             show the board, list legal moves
-  tbprobe                               database values (TablebasePath)
-  perft N | bench [N]                   count the move tree, speed test
-Moves: `d6` places, `d6-d5` moves, `xb4` after either removes (`d6-d5xb4`).
-From the shell, `mulino --help` lists the tools: match, tb, gui, pgn, tune.";
 
 struct LineReporter(Out);
 
@@ -265,8 +251,12 @@ impl Session {
                 Ok(())
             }
             Command::Quit => return Ok(Flow::Quit),
-            Command::Help => {
-                out.line(HELP);
+            Command::Help(topic) => {
+                match topic {
+                    None => out.line(&help::overview()),
+                    // The parser took only commands that help knows.
+                    Some(command) => out.line(&help::of(&command).unwrap_or_default()),
+                }
                 Ok(())
             }
             Command::Display => {
@@ -424,7 +414,7 @@ fn needs_idle(cmd: &Command) -> bool {
             | Command::PonderHit
             | Command::Quit
             | Command::Uci
-            | Command::Help
+            | Command::Help(_)
             | Command::Display
             | Command::Moves
             | Command::IsReady

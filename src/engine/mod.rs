@@ -706,7 +706,17 @@ mod tests {
             ("BoardFullAction", "nobody"),
             ("Nonsense", "1"),
         ] {
-            assert!(engine.set_option(name, Some(value)).is_err(), "{name}");
+            match engine.set_option(name, Some(value)) {
+                Err(EngineError::UnknownOption(unknown)) => assert_eq!(unknown, "Nonsense"),
+                Err(EngineError::BadOptionValue {
+                    name: refused,
+                    error,
+                }) => {
+                    assert_eq!(refused, name);
+                    assert_eq!(error.value, value);
+                }
+                other => panic!("{name}={value}: {other:?}"),
+            }
             assert_eq!(engine.rules(), &rules);
             assert_eq!(
                 engine.option(EngineOption::Variant),

@@ -108,7 +108,8 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         // An empty directory serves nothing, and says so.
-        assert!(open(&dir, |_, _| {}).is_err());
+        let error = open(&dir, |_, _| {}).expect_err("an empty directory");
+        assert!(error.contains("no database files"), "{error}");
         let opts = Options {
             dir: dir.clone(),
             threads: 1,

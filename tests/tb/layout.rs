@@ -26,7 +26,7 @@ fn counts_of(name: &str) -> Option<(u8, u8)> {
 }
 
 #[test]
-#[ignore]
+#[ignore = "compares two folders of databases, named by MULINO_TB_OLD and MULINO_TB_NEW"]
 fn same_values_as_version_1() {
     let dir = |var: &str| PathBuf::from(std::env::var(var).unwrap_or_else(|_| panic!("{var}")));
     let (old_dir, new_dir) = (dir("MULINO_TB_OLD"), dir("MULINO_TB_NEW"));

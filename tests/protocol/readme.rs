@@ -90,3 +90,54 @@ fn the_readme_session_is_what_the_engine_says() {
     }
     panic!("the session should end with quit");
 }
+
+/// The number a line of `text` quotes after `before` (digits and the
+/// thousands' commas of docs/ tables).
+fn quoted(text: &str, before: &str, what: &str) -> u64 {
+    let at = text
+        .find(before)
+        .unwrap_or_else(|| panic!("{what}: no `{before}`"));
+    let digits: String = text[at + before.len()..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == ',')
+        .filter(char::is_ascii_digit)
+        .collect();
+    digits
+        .parse()
+        .unwrap_or_else(|_| panic!("{what}: no number after `{before}`"))
+}
+
+fn read(relative: &str) -> String {
+    let path = format!("{}/{relative}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The figures the README quotes are the engine's (the bench signature,
+/// which docs/performance.md quotes too) and the reference data's (perft
+/// 7 from the start), so that no copy drifts from its source.
+#[test]
+fn the_readme_quotes_the_bench_signature_and_perft_7() {
+    let readme = read("README.md");
+    let performance = read("docs/performance.md");
+    let (status, out) = crate::common::run_args(&["bench"], Duration::from_secs(300));
+    assert!(status.success(), "{out}");
+    let nodes = quoted(&out, "Nodes searched: ", "bench");
+    assert_eq!(
+        quoted(&readme, "the search signature: ", "README"),
+        nodes,
+        "README.md quotes another bench signature than `mulino bench` prints"
+    );
+    assert_eq!(
+        quoted(&performance, "| `mulino bench` (depth 9) | ", "docs/performance.md"),
+        nodes,
+        "docs/performance.md quotes another bench signature"
+    );
+    // The reference count of perft 7 (tests/data/perft/startpos.tsv).
+    let reference = read("tests/data/perft/startpos.tsv");
+    let perft_7 = reference
+        .lines()
+        .find_map(|l| l.strip_prefix("nine\t7\t"))
+        .and_then(|n| n.trim().parse::<u64>().ok())
+        .expect("nine's perft 7 in startpos.tsv");
+    assert_eq!(quoted(&readme, "mulino perft 7      # ", "README"), perft_7);
+}

@@ -359,15 +359,14 @@ fn run_build(a: BuildArgs) -> Result<()> {
             }
             let pb = bar();
             pb.set_prefix(format!("{x}-{y}"));
-            let reports = match kind {
-                Kind::ToRemoval => {
-                    build::build_dtz_pair(rules, file_limits, x, y, &opts, &on_event(&pb))?
-                }
-                Kind::UnderRule => {
-                    build::build_wdz_pair(rules, file_limits, x, y, &opts, &on_event(&pb))?
-                }
-                _ => build::build_pair_of(kind, rules, x, y, &opts, &on_event(&pb))?,
-            };
+            let reports =
+                match kind {
+                    Kind::ToRemoval => build::PairBuild::dtz(rules, file_limits, x, y, &opts)
+                        .run(&on_event(&pb))?,
+                    Kind::UnderRule => build::PairBuild::wdz(rules, file_limits, x, y, &opts)
+                        .run(&on_event(&pb))?,
+                    _ => build::PairBuild::of_kind(kind, rules, x, y, &opts).run(&on_event(&pb))?,
+                };
             pb.finish_and_clear();
             print_reports(kind, &opts, rules, &reports)?;
             let peak = reports.iter().map(|r| r.peak_bytes).max().unwrap_or(0);

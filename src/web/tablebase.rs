@@ -100,7 +100,7 @@ pub fn probe(pos: &Position, rules: &Rules) -> Option<(TbAnswer, Vec<(Move, TbAn
 mod tests {
     use super::*;
     use crate::tb::TbRules;
-    use crate::tb::moving::build::{Options, build_pair};
+    use crate::tb::moving::build::{Options, PairBuild};
 
     #[test]
     fn the_page_gets_the_databases_values() {
@@ -118,7 +118,7 @@ mod tests {
         let rules = Rules::default();
         let tb_rules = TbRules::from_rules(&rules).unwrap();
         for (a, b) in [(3, 3), (4, 3)] {
-            build_pair(tb_rules, a, b, &opts, &|_| {}).unwrap();
+            PairBuild::tb(tb_rules, a, b, &opts).run(&|_| {}).unwrap();
         }
         // A cut file (refused at once) and one with a changed slot byte
         // (refused by its checksum) are left out; the other serves.

@@ -356,7 +356,9 @@ fn three_three_database(dir: &Path) -> (String, String) {
         threads: 1,
         memory: 1 << 30,
     };
-    build::build_pair(tb_rules, 3, 3, &opts, &|_| {}).expect("build 3-3");
+    build::PairBuild::tb(tb_rules, 3, 3, &opts)
+        .run(&|_| {})
+        .expect("build 3-3");
     let tb = Tablebases::new(dir, tb_rules);
     let table = tb.table(3, 3).expect("3-3 opens");
     let find = |wanted: TbValue| {

@@ -128,7 +128,11 @@ fn the_readme_quotes_the_bench_signature_and_perft_7() {
         "README.md quotes another bench signature than `mulino bench` prints"
     );
     assert_eq!(
-        quoted(&performance, "| `mulino bench` (depth 9) | ", "docs/performance.md"),
+        quoted(
+            &performance,
+            "| `mulino bench` (depth 9) | ",
+            "docs/performance.md"
+        ),
         nodes,
         "docs/performance.md quotes another bench signature"
     );

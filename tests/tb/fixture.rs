@@ -118,7 +118,9 @@ pub fn up_to_five() -> &'static Path {
         let dir = set_dir("moving-5-5");
         for (a, b) in mulino::tb::index::plan(&[(5, 5)]) {
             for kind in [Kind::ToEnd, Kind::ToRemoval] {
-                build::build_pair_of(kind, rules(), a, b, &options(&dir), &|_| {}).unwrap();
+                build::PairBuild::of_kind(kind, rules(), a, b, &options(&dir))
+                    .run(&|_| {})
+                    .unwrap();
             }
         }
         dir
@@ -174,7 +176,9 @@ pub fn wdz_100() -> &'static Path {
     DIR.get_or_init(|| {
         let dir = set_dir("wdz-100-4-3");
         for (a, b) in mulino::tb::index::plan(&[(4, 3)]) {
-            build::build_wdz_pair(rules(), limits(100), a, b, &options(&dir), &|_| {}).unwrap();
+            build::PairBuild::wdz(rules(), limits(100), a, b, &options(&dir))
+                .run(&|_| {})
+                .unwrap();
         }
         dir
     })

@@ -66,7 +66,7 @@ fn small_tables_verify_and_equal_the_published_counts() {
         memory: 1 << 20,
     };
     assert!(matches!(
-        build::build_pair(rules, 5, 5, &tight, &|_| {}),
+        build::PairBuild::tb(rules, 5, 5, &tight).run(&|_| {}),
         Err(TbError::Memory { .. })
     ));
     // A finished pair is recognised, so it is never rebuilt.
@@ -104,7 +104,9 @@ fn values_under_the_n_move_rules_agree_with_a_minimax() {
     let mut built = Vec::new();
     for (a, b) in mulino::tb::index::plan(&[(4, 4)]) {
         if !build::clean_below(&dir, rules, ten, a, b) {
-            build::build_dtz_pair(rules, ten, a, b, &opts, &|_| {}).unwrap();
+            build::PairBuild::dtz(rules, ten, a, b, &opts)
+                .run(&|_| {})
+                .unwrap();
             built.push((a, b));
         }
     }
@@ -202,7 +204,7 @@ fn builds_refuse_damaged_tables_and_other_rules_files() {
     bad[last] ^= 2;
     std::fs::write(&path, &bad).unwrap();
     assert!(matches!(
-        build::build_pair(nine, 4, 3, &opts, &|_| {}),
+        build::PairBuild::tb(nine, 4, 3, &opts).run(&|_| {}),
         Err(TbError::BadChecksum { .. })
     ));
     assert!(!dir.join(format::file_name(4, 3)).exists());
@@ -219,7 +221,7 @@ fn builds_refuse_damaged_tables_and_other_rules_files() {
         Err(TbError::WrongRules { .. })
     ));
     assert!(matches!(
-        build::build_pair(no_fly, 3, 3, &opts, &|_| {}),
+        build::PairBuild::tb(no_fly, 3, 3, &opts).run(&|_| {}),
         Err(TbError::WrongRules { .. })
     ));
     assert_eq!(std::fs::read(&path).unwrap(), good);
@@ -239,7 +241,9 @@ fn threads_do_not_change_a_table() {
         memory: 1 << 30,
     };
     for (a, b) in mulino::tb::index::plan(&[(5, 4)]) {
-        build::build_pair(rules, a, b, &opts, &|_| {}).unwrap();
+        build::PairBuild::tb(rules, a, b, &opts)
+            .run(&|_| {})
+            .unwrap();
     }
     assert_eq!(fixture::THREADS, 3);
     let three = fixture::up_to_five();

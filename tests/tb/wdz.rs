@@ -40,8 +40,12 @@ fn build_both_ways(both: &Path, wdz: &Path, n: u16, rules: TbRules) {
         std::fs::copy(fixture::up_to_four().join(file), both.join(file)).unwrap();
     }
     for (a, b) in mulino::tb::index::plan(&[(4, 4)]) {
-        build::build_dtz_pair(rules, limits(n), a, b, &options(both), &|_| {}).unwrap();
-        build::build_wdz_pair(rules, limits(n), a, b, &options(wdz), &|_| {}).unwrap();
+        build::PairBuild::dtz(rules, limits(n), a, b, &options(both))
+            .run(&|_| {})
+            .unwrap();
+        build::PairBuild::wdz(rules, limits(n), a, b, &options(wdz))
+            .run(&|_| {})
+            .unwrap();
     }
 }
 
@@ -138,11 +142,11 @@ fn verification_names_a_changed_wdz_value() {
         f.first
     );
     // A build refuses to read it.
-    let err = build::build_wdz_pair(rules, limits(100), 4, 3, &options(&dir), &|_| {});
+    let err = build::PairBuild::wdz(rules, limits(100), 4, 3, &options(&dir)).run(&|_| {});
     assert!(matches!(err, Err(TbError::BadChecksum { .. })), "{err:?}");
     // And no .wdz file is made for no rule or for a limit it cannot hold.
     for n in [0, 127, 200] {
-        let e = build::build_wdz_pair(rules, limits(n), 3, 3, &options(&dir), &|_| {});
+        let e = build::PairBuild::wdz(rules, limits(n), 3, 3, &options(&dir)).run(&|_| {});
         assert!(matches!(e, Err(TbError::Unusable(_))), "{n}: {e:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);

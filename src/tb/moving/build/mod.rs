@@ -112,144 +112,173 @@ struct Side {
 /// Bytes of memory a slot takes while building: its value and its count.
 const BYTES_PER_SLOT: u64 = (std::mem::size_of::<Code>() + 1) as u64;
 
-/// Builds the `.tb` tables of the pair `own-opp` and `opp-own` (one table
-/// when equal) into `opts.dir`, over the finished smaller tables there.
-/// Returns one report per table written.
-pub fn build_pair(
-    rules: TbRules,
-    own: u8,
-    opp: u8,
-    opts: &Options,
-    progress: &(dyn Fn(Event) + Sync),
-) -> Result<Vec<Report>, TbError> {
-    build_pair_of(Kind::ToEnd, rules, own, opp, opts, progress)
+/// One pair's build: the kind of file, the rules, the N-move limits its
+/// removals are valued under (none for `.tb` files), the pair `own-opp`
+/// and `opp-own` (one table when equal), and where and how. Every step
+/// of the build reads it.
+#[derive(Clone, Copy)]
+pub struct PairBuild<'a> {
+    pub kind: Kind,
+    pub rules: TbRules,
+    pub limits: NMoveLimits,
+    pub own: u8,
+    pub opp: u8,
+    pub opts: &'a Options,
 }
 
-/// Builds the pair's tables of kind `kind` (see [`build_pair`]); a
-/// `.dtz` pair needs the pair's own `.tb` tables as well, and takes the
-/// smaller subspaces' values without N-move rules.
-pub fn build_pair_of(
-    kind: Kind,
-    rules: TbRules,
-    own: u8,
-    opp: u8,
-    opts: &Options,
-    progress: &(dyn Fn(Event) + Sync),
-) -> Result<Vec<Report>, TbError> {
-    build_with(kind, rules, NMoveLimits::NONE, own, opp, opts, progress)
-}
-
-/// Builds the pair's `.dtz` tables with the removals valued under
-/// `limits`: a removal into a smaller subspace counts as its value there
-/// from a counter of 0 under them (from that subspace's `.dtz` file that
-/// is exact under them: its own for the limits, or the one without
-/// N-move rules). The files are named for the limits
-/// (`format::dtz_file_name`); a win or loss the rule then draws at every
-/// counter is left a draw, and counted in the header.
-pub fn build_dtz_pair(
-    rules: TbRules,
-    limits: NMoveLimits,
-    own: u8,
-    opp: u8,
-    opts: &Options,
-    progress: &(dyn Fn(Event) + Sync),
-) -> Result<Vec<Report>, TbError> {
-    build_with(Kind::ToRemoval, rules, limits, own, opp, opts, progress)
-}
-
-/// Builds the pair's `.wdz` tables for `limits` (not none, each limit at
-/// most [`value::WDZ_MAX_LIMIT`]): the values under them from a counter
-/// of 0 and the plies to the next removal, with no `.tb` or `.dtz` file of
-/// the pair; the smaller subspaces' values come from their `.wdz` files
-/// for the same limits (or their `.tb` and `.dtz` files). The search stops
-/// at the limit: a removal further away is a draw under the rule.
-pub fn build_wdz_pair(
-    rules: TbRules,
-    limits: NMoveLimits,
-    own: u8,
-    opp: u8,
-    opts: &Options,
-    progress: &(dyn Fn(Event) + Sync),
-) -> Result<Vec<Report>, TbError> {
-    let too_long = [limits.n_move, limits.endgame]
-        .into_iter()
-        .any(|n| n > value::WDZ_MAX_LIMIT);
-    if limits == NMoveLimits::NONE || too_long {
-        return Err(TbError::Unusable(format!(
-            ".wdz files hold values under N-move limits from 1 to {} ({limits:?} asked for): \
-             build .tb and .dtz files instead",
-            value::WDZ_MAX_LIMIT
-        )));
+impl<'a> PairBuild<'a> {
+    /// The pair's `.tb` tables, over the finished smaller tables in
+    /// `opts.dir`.
+    pub fn tb(rules: TbRules, own: u8, opp: u8, opts: &'a Options) -> PairBuild<'a> {
+        PairBuild::of_kind(Kind::ToEnd, rules, own, opp, opts)
     }
-    build_with(Kind::UnderRule, rules, limits, own, opp, opts, progress)
-}
 
-fn build_with(
-    kind: Kind,
-    rules: TbRules,
-    limits: NMoveLimits,
-    own: u8,
-    opp: u8,
-    opts: &Options,
-    progress: &(dyn Fn(Event) + Sync),
-) -> Result<Vec<Report>, TbError> {
-    if kind == Kind::Placing {
-        return Err(TbError::Unusable(
-            "the placing phase is built by tb::placing::build".into(),
-        ));
+    /// The pair's tables of kind `kind` without N-move rules; a `.dtz`
+    /// pair needs the pair's own `.tb` tables as well, and takes the
+    /// smaller subspaces' values without N-move rules.
+    pub fn of_kind(
+        kind: Kind,
+        rules: TbRules,
+        own: u8,
+        opp: u8,
+        opts: &'a Options,
+    ) -> PairBuild<'a> {
+        PairBuild {
+            kind,
+            rules,
+            limits: NMoveLimits::NONE,
+            own,
+            opp,
+            opts,
+        }
     }
-    let started = Instant::now();
-    let cpu_started = cpu_seconds();
-    let clock = || (started.elapsed().as_secs_f64(), cpu_seconds() - cpu_started);
-    reset_peak_memory();
-    let m = Mover::new(rules);
-    let mut sides = open_sides(kind, rules, limits, own, opp, opts)?;
-    let opened = clock();
 
-    // 1. Immediate values, in parallel over the classes of each side.
-    let total: u64 = sides.iter().map(|s| s.sub.len()).sum();
-    progress(Event::Phase {
-        label: "scan",
-        total,
-    });
-    for side in &mut sides {
-        scan::scan(kind, &m, side, opts.threads.max(1), progress);
+    /// The pair's `.dtz` tables with the removals valued under `limits`:
+    /// a removal into a smaller subspace counts as its value there from a
+    /// counter of 0 under them (from that subspace's `.dtz` file that is
+    /// exact under them: its own for the limits, or the one without
+    /// N-move rules). The files are named for the limits
+    /// (`format::dtz_file_name`); a win or loss the rule then draws at
+    /// every counter is left a draw, and counted in the header.
+    pub fn dtz(
+        rules: TbRules,
+        limits: NMoveLimits,
+        own: u8,
+        opp: u8,
+        opts: &'a Options,
+    ) -> PairBuild<'a> {
+        PairBuild {
+            limits,
+            ..PairBuild::of_kind(Kind::ToRemoval, rules, own, opp, opts)
+        }
     }
-    let scanned = clock();
 
-    // 2. Level by level.
-    // How many positions will be resolved is not known in advance.
-    progress(Event::Phase {
-        label: "retrograde",
-        total: 0,
-    });
-    // Under a limit, a removal further away than it is a draw.
-    let cap = match kind {
-        Kind::UnderRule => limits.limit(own as u32, opp as u32).map(u32::from),
-        _ => None,
-    };
-    retrograde::retrograde(kind, &m, &mut sides, cap, opts.threads.max(1), progress)?;
-    for side in &mut sides {
-        code::settle(&mut side.values);
+    /// The pair's `.wdz` tables for `limits` (not none, each limit at
+    /// most [`value::WDZ_MAX_LIMIT`]): the values under them from a
+    /// counter of 0 and the plies to the next removal, with no `.tb` or
+    /// `.dtz` file of the pair; the smaller subspaces' values come from
+    /// their `.wdz` files for the same limits (or their `.tb` and `.dtz`
+    /// files). The search stops at the limit: a removal further away is
+    /// a draw under the rule.
+    pub fn wdz(
+        rules: TbRules,
+        limits: NMoveLimits,
+        own: u8,
+        opp: u8,
+        opts: &'a Options,
+    ) -> PairBuild<'a> {
+        PairBuild {
+            limits,
+            ..PairBuild::of_kind(Kind::UnderRule, rules, own, opp, opts)
+        }
     }
-    let solved = clock();
 
-    // 3. Write, with the per-class counts in the header.
-    let mut reports = write_sides(kind, rules, limits, &sides, opts)?;
-    let written = clock();
-    let seconds = written.0;
-    let peak = peak_memory();
-    for r in &mut reports {
-        r.seconds = seconds;
-        r.peak_bytes = peak;
-        r.steps = [
-            Step::between((0.0, 0.0), opened),
-            Step::between(opened, scanned),
-            Step::between(scanned, solved),
-            Step::between(solved, written),
-        ];
+    /// Builds the pair's tables into `opts.dir`; one report per table
+    /// written. `progress` hears of each step.
+    pub fn run(&self, progress: &(dyn Fn(Event) + Sync)) -> Result<Vec<Report>, TbError> {
+        self.refuse_what_it_cannot_build()?;
+        let started = Instant::now();
+        let cpu_started = cpu_seconds();
+        let clock = || (started.elapsed().as_secs_f64(), cpu_seconds() - cpu_started);
+        reset_peak_memory();
+        let m = Mover::new(self.rules);
+        let mut sides = self.open_sides()?;
+        let opened = clock();
+        let threads = self.opts.threads.max(1);
+
+        // 1. Immediate values, in parallel over the classes of each side.
+        let total: u64 = sides.iter().map(|s| s.sub.len()).sum();
+        progress(Event::Phase {
+            label: "scan",
+            total,
+        });
+        for side in &mut sides {
+            scan::scan(self.kind, &m, side, threads, progress);
+        }
+        let scanned = clock();
+
+        // 2. Level by level.
+        // How many positions will be resolved is not known in advance.
+        progress(Event::Phase {
+            label: "retrograde",
+            total: 0,
+        });
+        // Under a limit, a removal further away than it is a draw.
+        let cap = match self.kind {
+            Kind::UnderRule => self
+                .limits
+                .limit(self.own as u32, self.opp as u32)
+                .map(u32::from),
+            _ => None,
+        };
+        retrograde::retrograde(self.kind, &m, &mut sides, cap, threads, progress)?;
+        for side in &mut sides {
+            code::settle(&mut side.values);
+        }
+        let solved = clock();
+
+        // 3. Write, with the per-class counts in the header.
+        let mut reports = self.write_sides(&sides)?;
+        let written = clock();
+        let seconds = written.0;
+        let peak = peak_memory();
+        for r in &mut reports {
+            r.seconds = seconds;
+            r.peak_bytes = peak;
+            r.steps = [
+                Step::between((0.0, 0.0), opened),
+                Step::between(opened, scanned),
+                Step::between(scanned, solved),
+                Step::between(solved, written),
+            ];
+        }
+        Ok(reports)
     }
-    Ok(reports)
+
+    /// The builds this builder cannot make: the placing phase, and
+    /// `.wdz` files without limits or with a limit too long for them.
+    fn refuse_what_it_cannot_build(&self) -> Result<(), TbError> {
+        match self.kind {
+            Kind::Placing => Err(TbError::Unusable(
+                "the placing phase is built by tb::placing::build".into(),
+            )),
+            Kind::UnderRule => {
+                let limits = self.limits;
+                let too_long = [limits.n_move, limits.endgame]
+                    .into_iter()
+                    .any(|n| n > value::WDZ_MAX_LIMIT);
+                if limits == NMoveLimits::NONE || too_long {
+                    return Err(TbError::Unusable(format!(
+                        ".wdz files hold values under N-move limits from 1 to {} ({limits:?} asked for): \
+                         build .tb and .dtz files instead",
+                        value::WDZ_MAX_LIMIT
+                    )));
+                }
+                Ok(())
+            }
+            Kind::ToEnd | Kind::ToRemoval => Ok(()),
+        }
+    }
 }
 
 /// Opens a table the build reads, and checks its checksum.
@@ -265,73 +294,76 @@ fn open_checked(
     Ok(table)
 }
 
-/// The pair's sides, empty, with the smaller tables their removals lead
-/// into opened and checked; refused when the pair needs more than
-/// `opts.memory`.
-fn open_sides(
-    kind: Kind,
-    rules: TbRules,
-    limits: NMoveLimits,
-    own: u8,
-    opp: u8,
-    opts: &Options,
-) -> Result<Vec<Side>, TbError> {
-    let counts: Vec<(u8, u8)> = if own == opp {
-        vec![(own, opp)]
-    } else {
-        vec![(own, opp), (opp, own)]
-    };
-    let subs: Vec<Subspace> = counts
-        .iter()
-        .map(|&(a, b)| Subspace::new(a, b).ok_or(TbError::BadSubspace(format!("{a}-{b}"))))
-        .collect::<Result<_, _>>()?;
-    // The values and counts, the retrograde step's bitmaps, and the
-    // copies of the tables the removals lead into.
-    let table_bytes: u64 = subs
-        .iter()
-        .map(|s| BYTES_PER_SLOT * s.len() + s.len().div_ceil(4))
-        .sum();
-    let removal_bytes: u64 = counts
-        .iter()
-        .filter(|&&(_, b)| b > MIN_PIECES)
-        .filter_map(|&(a, b)| Subspace::new(b - 1, a))
-        .map(|s| s.len())
-        .sum();
-    // A `.dtz` build reads the pair's `.tb` tables at the end.
-    let own_tb_bytes: u64 = match kind {
-        Kind::ToEnd | Kind::Placing | Kind::UnderRule => 0,
-        Kind::ToRemoval => subs.iter().map(|s| s.len()).sum(),
-    };
-    let need = table_bytes + removal_bytes + own_tb_bytes;
-    check_memory(|| format!("{own}-{opp}"), need, opts.memory)?;
-    let mut sides = Vec::new();
-    for (&(a, b), sub) in counts.iter().zip(subs) {
-        let pure = match kind {
-            Kind::ToRemoval => Some(open_checked(&opts.dir, Kind::ToEnd, a, b, rules)?),
-            Kind::ToEnd | Kind::Placing | Kind::UnderRule => None,
-        };
-        let removed = if b > MIN_PIECES {
-            let child = Child::open(&opts.dir, b - 1, a, rules, limits)?;
-            if kind == Kind::ToEnd && child.under_rule() {
-                return Err(TbError::Unusable(format!(
-                    "{}-{a}: a .tb build needs the .tb file, not the .wdz one",
-                    b - 1
-                )));
-            }
-            Some(Removed::of(&child, kind, opts.threads.max(1), &opts.dir)?)
+impl PairBuild<'_> {
+    /// The pair's sides, empty, with the smaller tables their removals lead
+    /// into opened and checked; refused when the pair needs more than
+    /// `opts.memory`.
+    fn open_sides(&self) -> Result<Vec<Side>, TbError> {
+        let PairBuild {
+            kind,
+            rules,
+            limits,
+            own,
+            opp,
+            opts,
+        } = *self;
+        let counts: Vec<(u8, u8)> = if own == opp {
+            vec![(own, opp)]
         } else {
-            None
+            vec![(own, opp), (opp, own)]
         };
-        let len = sub.len() as usize;
-        sides.push(Side {
-            sub,
-            values: working_table(len, &opts.dir)?,
-            counts: working_table(len, &opts.dir)?,
-            removed,
-            pure,
-        });
+        let subs: Vec<Subspace> = counts
+            .iter()
+            .map(|&(a, b)| Subspace::new(a, b).ok_or(TbError::BadSubspace(format!("{a}-{b}"))))
+            .collect::<Result<_, _>>()?;
+        // The values and counts, the retrograde step's bitmaps, and the
+        // copies of the tables the removals lead into.
+        let table_bytes: u64 = subs
+            .iter()
+            .map(|s| BYTES_PER_SLOT * s.len() + s.len().div_ceil(4))
+            .sum();
+        let removal_bytes: u64 = counts
+            .iter()
+            .filter(|&&(_, b)| b > MIN_PIECES)
+            .filter_map(|&(a, b)| Subspace::new(b - 1, a))
+            .map(|s| s.len())
+            .sum();
+        // A `.dtz` build reads the pair's `.tb` tables at the end.
+        let own_tb_bytes: u64 = match kind {
+            Kind::ToEnd | Kind::Placing | Kind::UnderRule => 0,
+            Kind::ToRemoval => subs.iter().map(|s| s.len()).sum(),
+        };
+        let need = table_bytes + removal_bytes + own_tb_bytes;
+        check_memory(|| format!("{own}-{opp}"), need, opts.memory)?;
+        let mut sides = Vec::new();
+        for (&(a, b), sub) in counts.iter().zip(subs) {
+            let pure = match kind {
+                Kind::ToRemoval => Some(open_checked(&opts.dir, Kind::ToEnd, a, b, rules)?),
+                Kind::ToEnd | Kind::Placing | Kind::UnderRule => None,
+            };
+            let removed = if b > MIN_PIECES {
+                let child = Child::open(&opts.dir, b - 1, a, rules, limits)?;
+                if kind == Kind::ToEnd && child.under_rule() {
+                    return Err(TbError::Unusable(format!(
+                        "{}-{a}: a .tb build needs the .tb file, not the .wdz one",
+                        b - 1
+                    )));
+                }
+                Some(Removed::of(&child, kind, opts.threads.max(1), &opts.dir)?)
+            } else {
+                None
+            };
+            let len = sub.len() as usize;
+            sides.push(Side {
+                sub,
+                values: working_table(len, &opts.dir)?,
+                counts: working_table(len, &opts.dir)?,
+                removed,
+                pure,
+            });
+        }
+        Ok(sides)
     }
-    Ok(sides)
 }
 
 /// The `.dtz` table of `own-opp` to use under `limits`: the one built
@@ -393,70 +425,73 @@ pub fn clean_below(dir: &Path, rules: TbRules, limits: NMoveLimits, own: u8, opp
         })
 }
 
-/// Writes each side's finished table (unless a finished file is there
-/// already: its twin was the one missing), with its counts and checksum
-/// in the header; one report per side, its times still to be filled in.
-fn write_sides(
-    kind: Kind,
-    rules: TbRules,
-    limits: NMoveLimits,
-    sides: &[Side],
-    opts: &Options,
-) -> Result<Vec<Report>, TbError> {
-    std::fs::create_dir_all(&opts.dir).map_err(|source| TbError::Io {
-        path: opts.dir.clone(),
-        source,
-    })?;
-    let table_bytes: u64 = sides.iter().map(|s| BYTES_PER_SLOT * s.sub.len()).sum();
-    let mut reports = Vec::new();
-    for side in sides {
-        let (own, opp) = (side.sub.own, side.sub.opp);
-        let limit = limits.limit(own as u32, opp as u32);
-        let (bytes, mut histogram) = file_bytes(kind, rules, side, limit, opts.threads.max(1))?;
-        let mut cursed = 0;
-        if kind == Kind::ToRemoval {
-            let tb = open_checked(&opts.dir, Kind::ToEnd, own, opp, rules)?;
-            let limited = limits != NMoveLimits::NONE;
-            cursed = same_outcomes(rules, &side.sub, tb.slots(), &side.values, limited)?;
+impl PairBuild<'_> {
+    /// Writes each side's finished table (unless a finished file is there
+    /// already: its twin was the one missing), with its counts and checksum
+    /// in the header; one report per side, its times still to be filled in.
+    fn write_sides(&self, sides: &[Side]) -> Result<Vec<Report>, TbError> {
+        let PairBuild {
+            kind,
+            rules,
+            limits,
+            opts,
+            ..
+        } = *self;
+        std::fs::create_dir_all(&opts.dir).map_err(|source| TbError::Io {
+            path: opts.dir.clone(),
+            source,
+        })?;
+        let table_bytes: u64 = sides.iter().map(|s| BYTES_PER_SLOT * s.sub.len()).sum();
+        let mut reports = Vec::new();
+        for side in sides {
+            let (own, opp) = (side.sub.own, side.sub.opp);
+            let limit = limits.limit(own as u32, opp as u32);
+            let (bytes, mut histogram) = file_bytes(kind, rules, side, limit, opts.threads.max(1))?;
+            let mut cursed = 0;
+            if kind == Kind::ToRemoval {
+                let tb = open_checked(&opts.dir, Kind::ToEnd, own, opp, rules)?;
+                let limited = limits != NMoveLimits::NONE;
+                cursed = same_outcomes(rules, &side.sub, tb.slots(), &side.values, limited)?;
+            }
+            // The slots that hold no class are draws, and not counted.
+            histogram[0] -= side.sub.unused_slots();
+            let mut header = header_of(kind, &side.sub, rules, &histogram);
+            header.checksum = format::checksum(&bytes);
+            header.limits = limits;
+            header.cursed = cursed;
+            let (name, existing) = match kind {
+                Kind::ToRemoval => (
+                    format::dtz_file_name(own, opp, limits),
+                    MappedTable::open_dtz(&opts.dir, own, opp, rules, limits),
+                ),
+                Kind::UnderRule => (
+                    format::wdz_file_name(own, opp, limits),
+                    MappedTable::open_wdz(&opts.dir, own, opp, rules, limits),
+                ),
+                _ => (
+                    format::file_name_of(kind, own, opp),
+                    MappedTable::open_kind(&opts.dir, kind, own, opp, rules),
+                ),
+            };
+            let path = opts.dir.join(name);
+            match existing {
+                Err(TbError::Missing(_)) => format::write_table(&path, &header, &bytes)?,
+                Err(e) => return Err(e),
+                Ok(_) => {}
+            }
+            reports.push(Report {
+                own,
+                opp,
+                slots: side.sub.len(),
+                header,
+                seconds: 0.0,
+                peak_bytes: 0,
+                table_bytes,
+                steps: [Step::default(); 4],
+            });
         }
-        // The slots that hold no class are draws, and not counted.
-        histogram[0] -= side.sub.unused_slots();
-        let mut header = header_of(kind, &side.sub, rules, &histogram);
-        header.checksum = format::checksum(&bytes);
-        header.limits = limits;
-        header.cursed = cursed;
-        let (name, existing) = match kind {
-            Kind::ToRemoval => (
-                format::dtz_file_name(own, opp, limits),
-                MappedTable::open_dtz(&opts.dir, own, opp, rules, limits),
-            ),
-            Kind::UnderRule => (
-                format::wdz_file_name(own, opp, limits),
-                MappedTable::open_wdz(&opts.dir, own, opp, rules, limits),
-            ),
-            _ => (
-                format::file_name_of(kind, own, opp),
-                MappedTable::open_kind(&opts.dir, kind, own, opp, rules),
-            ),
-        };
-        let path = opts.dir.join(name);
-        match existing {
-            Err(TbError::Missing(_)) => format::write_table(&path, &header, &bytes)?,
-            Err(e) => return Err(e),
-            Ok(_) => {}
-        }
-        reports.push(Report {
-            own,
-            opp,
-            slots: side.sub.len(),
-            header,
-            seconds: 0.0,
-            peak_bytes: 0,
-            table_bytes,
-            steps: [Step::default(); 4],
-        });
+        Ok(reports)
     }
-    Ok(reports)
 }
 
 /// A side's slot bytes as its file holds them, with how many slots hold

@@ -183,112 +183,158 @@ pub fn retrograde(
 /// once their level has come.
 fn one_level(m: &Mover, from: &AtomicSide, to: &AtomicSide, level: u32, threads: usize) -> u64 {
     const CHUNK: usize = 1 << 16;
-    let (lost, won) = (code::loss(level as u16), code::win(level as u16));
-    let next = level as u16 + 1;
     let found = AtomicU64::new(0);
     let next_chunk = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
-                // The positions found, each with its predecessors, wait
-                // DEPTH positions after their lines were asked for before
-                // they are updated: the misses of several positions are
-                // then under way together, and have come by the time
-                // they are needed.
-                let mut ring: [(Code, Vec<u64>); DEPTH] =
-                    std::array::from_fn(|_| (0, Vec::with_capacity(512)));
-                let mut pushed = 0usize;
-                let settle = |(c, preds): &(Code, Vec<u64>)| {
-                    if *c == lost {
-                        win_predecessors(to, preds, next);
-                    } else {
-                        count_down(m, to, preds, next);
-                    }
-                };
-                let mut mine = 0u64;
+                let mut visitor = Visitor::new(m, from, to, level);
                 loop {
                     let start = next_chunk.fetch_add(CHUNK, Relaxed);
                     if start >= from.values.len() {
                         break;
                     }
                     let end = (start + CHUNK).min(from.values.len());
-                    let mut visit = |idx: usize| {
-                        let c = from.values[idx].load(Relaxed);
-                        if c != lost && c != won {
-                            return;
-                        }
-                        mine += 1;
-                        let entry = &mut ring[pushed % DEPTH];
-                        if pushed >= DEPTH {
-                            settle(entry);
-                        }
-                        pushed += 1;
-                        let (slot_code, preds) = entry;
-                        *slot_code = c;
-                        let (own_s, opp_s) = from.sub.position(idx as u64);
-                        let repeats = predecessors(m, to.sub, own_s, opp_s, preds);
-                        if c == won {
-                            if let Some(may_lose) = &to.may_lose {
-                                preds.retain(|&p| may_lose[p as usize / 64] >> (p % 64) & 1 != 0);
-                            }
-                            if repeats {
-                                preds.sort_unstable();
-                                preds.dedup();
-                            }
-                        }
-                        for &p in preds.iter() {
-                            prefetch(&to.values[p as usize]);
-                            if c == won {
-                                prefetch(&to.counts[p as usize]);
-                            }
-                        }
-                    };
                     // CHUNK is a whole number of words.
                     for word in start / 64..end.div_ceil(64) {
-                        // Only this thread touches this word of `now` in
-                        // this level: a plain load, and a store only where
-                        // bits were set (most words are empty, and a locked
-                        // swap of each cost a tenth of a build).
-                        let mut bits = from.now[word].load(Relaxed);
-                        if bits != 0 {
-                            from.now[word].store(0, Relaxed);
-                        }
-                        let waiting = from.later[word].load(Relaxed);
-                        if waiting != 0 {
-                            // Those whose level has come (or gone: a
-                            // shorter win replaced the value) leave.
-                            let mut gone = 0u64;
-                            let mut w = waiting;
-                            while w != 0 {
-                                let bit = w & w.wrapping_neg();
-                                w &= w - 1;
-                                let idx = word * 64 + bit.trailing_zeros() as usize;
-                                let c = from.values[idx].load(Relaxed);
-                                if !code::is_decided(c) || code::distance(c) as u32 <= level {
-                                    gone |= bit;
-                                    if c == lost || c == won {
-                                        bits |= bit;
-                                    }
-                                }
-                            }
-                            if gone != 0 {
-                                from.later[word].fetch_and(!gone, Relaxed);
-                            }
-                        }
+                        let mut bits = due_in_word(from, word, level);
                         while bits != 0 {
-                            visit(word * 64 + bits.trailing_zeros() as usize);
+                            visitor.visit(word * 64 + bits.trailing_zeros() as usize);
                             bits &= bits - 1;
                         }
                     }
                 }
-                for i in pushed.saturating_sub(DEPTH)..pushed {
-                    settle(&ring[i % DEPTH]);
-                }
-                found.fetch_add(mine, Relaxed);
+                found.fetch_add(visitor.finish(), Relaxed);
             });
         }
     });
     found.into_inner()
+}
+
+/// The slots of word `word` of `from` whose level has come: those found
+/// at the last level (`now`, cleared here), and those the scan decided
+/// that wait for this level (`later`, cleared once their level has come
+/// or gone: a shorter win replaced the value).
+#[inline]
+fn due_in_word(from: &AtomicSide, word: usize, level: u32) -> u64 {
+    let (lost, won) = (code::loss(level as u16), code::win(level as u16));
+    // Only this thread touches this word of `now` in this level: a plain
+    // load, and a store only where bits were set (most words are empty,
+    // and a locked swap of each cost a tenth of a build).
+    let mut bits = from.now[word].load(Relaxed);
+    if bits != 0 {
+        from.now[word].store(0, Relaxed);
+    }
+    let waiting = from.later[word].load(Relaxed);
+    if waiting != 0 {
+        let mut gone = 0u64;
+        let mut w = waiting;
+        while w != 0 {
+            let bit = w & w.wrapping_neg();
+            w &= w - 1;
+            let idx = word * 64 + bit.trailing_zeros() as usize;
+            let c = from.values[idx].load(Relaxed);
+            if !code::is_decided(c) || code::distance(c) as u32 <= level {
+                gone |= bit;
+                if c == lost || c == won {
+                    bits |= bit;
+                }
+            }
+        }
+        if gone != 0 {
+            from.later[word].fetch_and(!gone, Relaxed);
+        }
+    }
+    bits
+}
+
+/// One thread's share of a level: each position of `from` decided at the
+/// level, with its predecessors in `to`, waits [`DEPTH`] positions after
+/// their lines were asked for before they are updated, so that the misses
+/// of several positions are under way together and have come by the time
+/// they are needed.
+struct Visitor<'a, 'b> {
+    m: &'a Mover,
+    from: &'a AtomicSide<'b>,
+    to: &'a AtomicSide<'b>,
+    lost: Code,
+    won: Code,
+    next: u16,
+    ring: [(Code, Vec<u64>); DEPTH],
+    pushed: usize,
+    found: u64,
+}
+
+impl<'a, 'b> Visitor<'a, 'b> {
+    fn new(m: &'a Mover, from: &'a AtomicSide<'b>, to: &'a AtomicSide<'b>, level: u32) -> Self {
+        Visitor {
+            m,
+            from,
+            to,
+            lost: code::loss(level as u16),
+            won: code::win(level as u16),
+            next: level as u16 + 1,
+            ring: std::array::from_fn(|_| (0, Vec::with_capacity(512))),
+            pushed: 0,
+            found: 0,
+        }
+    }
+
+    /// Slot `idx` of `from`, if it is decided at this level: its
+    /// predecessors are found and their lines asked for, and the position
+    /// [`DEPTH`] before it is settled.
+    #[inline]
+    fn visit(&mut self, idx: usize) {
+        let c = self.from.values[idx].load(Relaxed);
+        if c != self.lost && c != self.won {
+            return;
+        }
+        self.found += 1;
+        let slot = self.pushed % DEPTH;
+        if self.pushed >= DEPTH {
+            self.settle(slot);
+        }
+        self.pushed += 1;
+        let (to, won) = (self.to, self.won);
+        let (slot_code, preds) = &mut self.ring[slot];
+        *slot_code = c;
+        let (own_s, opp_s) = self.from.sub.position(idx as u64);
+        let repeats = predecessors(self.m, to.sub, own_s, opp_s, preds);
+        if c == won {
+            if let Some(may_lose) = &to.may_lose {
+                preds.retain(|&p| may_lose[p as usize / 64] >> (p % 64) & 1 != 0);
+            }
+            if repeats {
+                preds.sort_unstable();
+                preds.dedup();
+            }
+        }
+        for &p in preds.iter() {
+            prefetch(&to.values[p as usize]);
+            if c == won {
+                prefetch(&to.counts[p as usize]);
+            }
+        }
+    }
+
+    /// Updates the predecessors of the position in ring slot `slot`.
+    #[inline]
+    fn settle(&self, slot: usize) {
+        let (c, preds) = &self.ring[slot];
+        if *c == self.lost {
+            win_predecessors(self.to, preds, self.next);
+        } else {
+            count_down(self.m, self.to, preds, self.next);
+        }
+    }
+
+    /// Settles the positions still waiting; how many were found.
+    fn finish(self) -> u64 {
+        for i in self.pushed.saturating_sub(DEPTH)..self.pushed {
+            self.settle(i % DEPTH);
+        }
+        self.found
+    }
 }
 
 /// A loss for the opponent found: its predecessors win at distance `d`,

@@ -35,13 +35,15 @@ pub struct BookArgs {
     #[arg(long, value_name = "N")]
     pub plies: u32,
     /// Openings in the book.
-    #[arg(long, value_name = "N")]
-    pub count: usize,
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub count: u32,
     /// Seed of the random openings: the same seed gives the same book.
     #[arg(long, default_value_t = 1, value_name = "S")]
     pub seed: u64,
-    /// Value each opening by a search of this depth (from both sides).
-    #[arg(long, value_name = "D", conflicts_with = "tb")]
+    /// Value each opening by a search of this depth (from both sides), 1
+    /// to 64.
+    #[arg(long, value_name = "D", conflicts_with = "tb",
+          value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: Option<u32>,
     /// Keep openings whose search scores lie within this many
     /// centipawns of 0 (with --depth).
@@ -54,10 +56,12 @@ pub struct BookArgs {
     /// Also play self-play games from each opening that passed, the
     /// engine against itself from N nodes a move, and keep it only when
     /// as many are won by White as by Black.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     pub check_nodes: Option<u64>,
-    /// The self-play games of --check-nodes (game i at N*(i+2)/2 nodes).
-    #[arg(long, default_value_t = 2, value_name = "G", requires = "check_nodes")]
+    /// The self-play games of --check-nodes (game i at N*(i+2)/2 nodes),
+    /// 1 to 100.
+    #[arg(long, default_value_t = 2, value_name = "G", requires = "check_nodes",
+          value_parser = clap::value_parser!(u32).range(1..=100))]
     pub check_games: u32,
     /// Start from this FEN instead of the start position.
     #[arg(long, value_name = "FEN")]
@@ -75,72 +79,7 @@ pub struct BookArgs {
 
 /// Runs `mulino book`.
 pub fn run(args: BookArgs) -> anyhow::Result<()> {
-    let variant = args.variant;
-    let rules = variant.rules();
-    let start = match &args.fen {
-        None => Position::startpos(&rules),
-        Some(f) => Position::from_fen(f, &rules).with_context(|| format!("--fen `{f}`"))?,
-    };
-    let method = match (&args.tb, args.depth) {
-        (Some(dir), _) => {
-            let tb_rules = TbRules::from_rules(&rules)?;
-            if !dir.is_dir() {
-                bail!("--tb {}: no such directory", dir.display());
-            }
-            // Read without the checksum gate of play, as `tb endgames`
-            // does: the builder's output is trusted here.
-            let tables = Tablebases::under(dir, tb_rules, NMoveLimits::of(&rules));
-            Method::Tablebases(Arc::new(tables))
-        }
-        (None, Some(depth)) if (1..=64).contains(&depth) => Method::Search {
-            depth,
-            threshold: args.threshold,
-        },
-        (None, Some(depth)) => bail!("--depth {depth}: a depth from 1 to 64"),
-        (None, None) => bail!("give --depth D (search) or --tb DIR (databases)"),
-    };
-    if args.count == 0 {
-        bail!("--count 0: a book needs openings");
-    }
-    let check = match args.check_nodes {
-        None => None,
-        Some(nodes) if !(1..=1_000_000_000).contains(&nodes) => {
-            bail!("--check-nodes {nodes}: from 1 to 1000000000")
-        }
-        Some(_) if !(1..=100).contains(&args.check_games) => {
-            bail!("--check-games {}: from 1 to 100", args.check_games)
-        }
-        Some(nodes) => Some(Check {
-            nodes,
-            games: args.check_games,
-        }),
-    };
-    let by = match &method {
-        Method::Search { depth, threshold } => format!(
-            "a search of depth {depth} scores each within {threshold} centipawns of 0 from both sides"
-        ),
-        Method::Tablebases(_) => "the databases value each a draw".to_string(),
-    };
-    let by = match check {
-        None => by,
-        Some(c) => format!(
-            "{by}, and {} self-play games from {} nodes a move end level",
-            c.games, c.nodes
-        ),
-    };
-    let spec = BookSpec {
-        variant,
-        start,
-        start_fen: (start != Position::startpos(&rules)).then(|| start.fen(&rules)),
-        plies: args.plies,
-        count: args.count,
-        seed: args.seed,
-        max_tries: args
-            .max_tries
-            .unwrap_or((args.count as u64).saturating_mul(200)),
-        method,
-        check,
-    };
+    let (spec, by) = spec_of(&args)?;
     let began = Instant::now();
     let mut last_report = Instant::now();
     let quiet = args.quiet;
@@ -164,24 +103,92 @@ pub fn run(args: BookArgs) -> anyhow::Result<()> {
     if book.is_empty() {
         bail!("no opening kept after {} tries", final_progress.tried);
     }
-    if book.len() < args.count {
+    if book.len() < spec.count {
         eprintln!(
             "book: only {} of {} openings after {} tries (--max-tries)",
             book.len(),
-            args.count,
+            spec.count,
             final_progress.tried
         );
     }
+    write_book(&args, &by, &book)
+}
+
+/// The book the arguments ask for, and the sentence that says how its
+/// openings were chosen.
+fn spec_of(args: &BookArgs) -> anyhow::Result<(BookSpec, String)> {
+    let rules = args.variant.rules();
+    let start = match &args.fen {
+        None => Position::startpos(&rules),
+        Some(f) => Position::from_fen(f, &rules).with_context(|| format!("--fen `{f}`"))?,
+    };
+    let method = match (&args.tb, args.depth) {
+        (Some(dir), _) => {
+            let tb_rules = TbRules::from_rules(&rules)?;
+            if !dir.is_dir() {
+                bail!("--tb {}: no such directory", dir.display());
+            }
+            // Read without the checksum gate of play, as `tb endgames`
+            // does: the builder's output is trusted here.
+            let tables = Tablebases::under(dir, tb_rules, NMoveLimits::of(&rules));
+            Method::Tablebases(Arc::new(tables))
+        }
+        (None, Some(depth)) => Method::Search {
+            depth,
+            threshold: args.threshold,
+        },
+        (None, None) => bail!("give --depth D (search) or --tb DIR (databases)"),
+    };
+    let check = args.check_nodes.map(|nodes| Check {
+        nodes,
+        games: args.check_games,
+    });
+    let by = method_sentence(&method, check);
+    let count = args.count as usize;
+    let spec = BookSpec {
+        variant: args.variant,
+        start,
+        start_fen: (start != Position::startpos(&rules)).then(|| start.fen(&rules)),
+        plies: args.plies,
+        count,
+        seed: args.seed,
+        max_tries: args.max_tries.unwrap_or((count as u64).saturating_mul(200)),
+        method,
+        check,
+    };
+    Ok((spec, by))
+}
+
+/// How the openings are chosen, as the book's first line says it.
+fn method_sentence(method: &Method, check: Option<Check>) -> String {
+    let by = match method {
+        Method::Search { depth, threshold } => format!(
+            "a search of depth {depth} scores each within {threshold} centipawns of 0 from both sides"
+        ),
+        Method::Tablebases(_) => "the databases value each a draw".to_string(),
+    };
+    match check {
+        None => by,
+        Some(c) => format!(
+            "{by}, and {} self-play games from {} nodes a move end level",
+            c.games, c.nodes
+        ),
+    }
+}
+
+/// Writes the book to `--out`: a header that says what it is and the
+/// command that makes it again, then a line an opening.
+fn write_book(args: &BookArgs, by: &str, book: &[Entry]) -> anyhow::Result<()> {
     let mut text = String::new();
     text.push_str(&format!(
         "# mulino book: {}, {} openings of {} plies; {by}.\n",
-        variant.name(),
+        args.variant.name(),
         book.len(),
         args.plies
     ));
-    text.push_str(&format!("# made by: {}\n", command_line(&args)));
+    text.push_str(&format!("# made by: {}\n", command_line(args)));
     text.push_str("# format: docs/books.md (opening; fen; value; by)\n");
-    for e in &book {
+    for e in book {
         text.push_str(&e.line());
         text.push('\n');
     }

@@ -39,20 +39,9 @@ pub fn verify_layer(
     let moving = Tablebases::under(dir, rules, table.header.limits);
     let game = rules.game_rules();
     let findings = Mutex::new(Findings::default());
-    let mut counts = [0u64; 3];
     let sectors = layer.sectors();
     let bytes = table.slots();
-    let mut classes = 0u64;
-    for s in &sectors {
-        for class in 0..s.sub.major_classes() {
-            s.sub.for_each_in_class(class, |idx, opp| {
-                if s.sub.is_canonical(class, opp) {
-                    counts[get(bytes, s.first + idx) as usize] += 1;
-                    classes += 1;
-                }
-            });
-        }
-    }
+    let (counts, classes) = stored_counts(&sectors, bytes);
     check_header(&table, counts, &mut findings.lock().expect("no panics"));
     progress(Event::Phase {
         label: "verify",
@@ -77,27 +66,8 @@ pub fn verify_layer(
             threads,
             || (MoveList::new(), Vec::new(), 0u64),
             |(moves, pending, seen), _, other, own| {
-                let idx = s.sub.index(own, other);
                 *seen += 1;
-                // Read once the successors are found (a slot of this
-                // layer somewhere else each time: the walk goes by the
-                // other side's set).
-                let slot = s.first + idx;
-                prefetch(&bytes[(slot / 4) as usize]);
-                let sym = 1 + (idx % 15) as usize;
-                let (o, p) = (symmetry::apply(sym, own), symmetry::apply(sym, other));
-                let problem = if s.sub.index(o, p) != idx {
-                    Some(format!(
-                        "symmetry {sym} moves it to slot {}",
-                        s.sub.index(o, p)
-                    ))
-                } else {
-                    match layer.position(&game, own, other) {
-                        None => Some("the rules core refuses the position".into()),
-                        Some(pos) => ctx.check(&pos, (bytes, slot), moves, pending),
-                    }
-                };
-                if let Some(p) = problem {
+                if let Some(p) = ctx.check_slot(layer, s, bytes, (own, other), moves, pending) {
                     let fen = layer
                         .position(&game, own, other)
                         .map_or_else(|| format!("{own:?} {other:?}"), |pos| pos.fen(&game));
@@ -121,6 +91,24 @@ pub fn verify_layer(
         ));
     }
     Ok(findings.into_inner().expect("no panics"))
+}
+
+/// The layer's stored draws, wins and losses (by their two-bit codes),
+/// counted over the slots that hold a class, and how many those are.
+fn stored_counts(sectors: &[Sector], bytes: &[u8]) -> ([u64; 3], u64) {
+    let mut counts = [0u64; 3];
+    let mut classes = 0u64;
+    for s in sectors {
+        for class in 0..s.sub.major_classes() {
+            s.sub.for_each_in_class(class, |idx, opp| {
+                if s.sub.is_canonical(class, opp) {
+                    counts[get(bytes, s.first + idx) as usize] += 1;
+                    classes += 1;
+                }
+            });
+        }
+    }
+    (counts, classes)
 }
 
 fn check_header(table: &MappedTable, counts: [u64; 3], findings: &mut Findings) {
@@ -180,6 +168,40 @@ impl<'a> Context<'a> {
                 .rule
                 .ok_or_else(|| "a successor whose value under the limits is not known".to_string()),
             None => Err("a successor the moving tables do not hold".to_string()),
+        }
+    }
+
+    /// Checks the slot of `own` to move against `other` in sector `s` of
+    /// `layer` (whose bytes are `bytes`): one symmetric image finds the
+    /// same slot, the rules core takes the position, and its stored value
+    /// is its successors'; the problem, if any.
+    #[inline]
+    fn check_slot(
+        &self,
+        layer: Layer,
+        s: &Sector,
+        bytes: &[u8],
+        (own, other): (crate::core::Bitboard, crate::core::Bitboard),
+        moves: &mut MoveList,
+        pending: &mut Vec<(&'a [u8], u64)>,
+    ) -> Option<String> {
+        let idx = s.sub.index(own, other);
+        // Read once the successors are found (a slot of this layer
+        // somewhere else each time: the walk goes by the other side's
+        // set).
+        let slot = s.first + idx;
+        prefetch(&bytes[(slot / 4) as usize]);
+        let sym = 1 + (idx % 15) as usize;
+        let (o, p) = (symmetry::apply(sym, own), symmetry::apply(sym, other));
+        if s.sub.index(o, p) != idx {
+            return Some(format!(
+                "symmetry {sym} moves it to slot {}",
+                s.sub.index(o, p)
+            ));
+        }
+        match layer.position(self.game, own, other) {
+            None => Some("the rules core refuses the position".into()),
+            Some(pos) => self.check(&pos, (bytes, slot), moves, pending),
         }
     }
 

@@ -8,20 +8,28 @@
 //! good once a file fails, a probe of its positions finds nothing. Each
 //! problem (a damaged file, a missing one that a probe needed, a file
 //! changed on disk) is told once through the `notify` callback.
+//!
+//! Here: the tables and the probes. `files.rs`: the directory's files,
+//! opened and told about; `check.rs`: their background check.
+
+mod check;
+mod files;
+
+pub use check::CheckProgress;
+use check::Progress;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64};
+use std::sync::atomic::Ordering::{Acquire, Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU8};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
 use super::error::TbError;
-use super::format::{self, Kind};
+use super::format::Kind;
 use super::index::{MAX_PIECES, MIN_PIECES, Subspace, plan};
 use super::mapped::MappedTable;
 use super::nmove::{NMoveLimits, TbValue};
 use super::placing::{LAYERS, Layer, PlacingLoaded};
 use super::rules::TbRules;
-use super::trust::Checked;
 use super::value::{self, Value};
 use crate::core::{Bitboard, Position, Rules};
 
@@ -127,24 +135,6 @@ pub struct Tablebases {
     checks_done: (Mutex<bool>, Condvar),
     /// How far the check has come.
     progress: Progress,
-}
-
-/// The check's counters.
-#[derive(Debug, Default)]
-struct Progress {
-    total: AtomicU64,
-    done: AtomicU64,
-    files: AtomicU64,
-    files_done: AtomicU64,
-}
-
-/// How far the background check of the files has come.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CheckProgress {
-    pub bytes_done: u64,
-    pub bytes: u64,
-    pub files_done: u64,
-    pub files: u64,
 }
 
 impl std::fmt::Debug for Tablebases {
@@ -356,88 +346,6 @@ impl Tablebases {
         }
     }
 
-    fn path_of(&self, id: FileId) -> PathBuf {
-        self.dir.join(match id {
-            FileId::Moving(Kind::ToRemoval, own, opp) if self.limits != NMoveLimits::NONE => {
-                let name = format::dtz_file_name(own, opp, self.limits);
-                if self.dir.join(&name).exists() {
-                    name
-                } else {
-                    format::file_name_of(Kind::ToRemoval, own, opp)
-                }
-            }
-            FileId::Moving(Kind::UnderRule, own, opp) => {
-                format::wdz_file_name(own, opp, self.limits)
-            }
-            FileId::Moving(kind, own, opp) => format::file_name_of(kind, own, opp),
-            FileId::Placing(k) => super::placing::file_name(k),
-        })
-    }
-
-    #[cold]
-    fn tell_missing<T>(&self, entry: &Entry<T>, id: FileId) {
-        if entry.told.swap(true, Relaxed) {
-            return;
-        }
-        let path = self.path_of(id);
-        // A kind of file the directory has none of is told once for all
-        // of them (.dtz files, in an older set), or not at all (placing
-        // layers: without them the placing phase is searched, as always).
-        let kind = match id {
-            FileId::Moving(Kind::ToRemoval, ..) => Some((
-                1,
-                "no .dtz files: wins and losses count under the N-move rules only when they end in time",
-            )),
-            FileId::Placing(_) => Some((2, "")),
-            // Without `.wdz` files the `.tb` and `.dtz` files serve.
-            FileId::Moving(Kind::UnderRule, ..) => Some((4, "")),
-            FileId::Moving(..) => None,
-        };
-        if let Some((bit, what)) = kind {
-            if !path.exists() && self.none_of(id) {
-                let first = self.told_kinds.fetch_or(bit, Relaxed) & bit == 0;
-                if first && !what.is_empty() {
-                    self.tell(&format!("{}: {what}", self.dir.display()));
-                }
-                return;
-            }
-        }
-        let what = match id {
-            _ if !path.exists() => format!("{} is missing", path.display()),
-            FileId::Moving(kind, own, opp) => match self.loaded(kind, own, opp) {
-                Err(e) => e.to_string(),
-                Ok(_) => format!("{} was not checked", path.display()),
-            },
-            FileId::Placing(k) => match self.layer(k) {
-                Err(e) => e.to_string(),
-                Ok(_) => format!("{} was not checked", path.display()),
-            },
-        };
-        let consequence = match id {
-            FileId::Moving(Kind::ToRemoval, ..) => {
-                "its wins and losses count under the N-move rules only when they end in time"
-            }
-            _ => "its positions have no database value",
-        };
-        self.tell(&format!("{what}: {consequence}"));
-    }
-
-    /// Whether the directory holds no file of `id`'s kind.
-    fn none_of(&self, id: FileId) -> bool {
-        let same = |f: &FileId| match (f, id) {
-            (FileId::Placing(_), FileId::Placing(_)) => true,
-            (FileId::Moving(a, ..), FileId::Moving(b, ..)) => *a == b,
-            _ => false,
-        };
-        !self.files().iter().any(same)
-    }
-
-    fn tell(&self, what: &str) {
-        if let Some(notify) = &self.notify {
-            notify(what);
-        }
-    }
-
     /// The `.tb` value of `own` to move against `opp`, if play may use
     /// its table.
     #[inline]
@@ -625,304 +533,5 @@ impl Tablebases {
             && range.contains(&own)
             && range.contains(&opp)
             && (self.wdz_usable(own, opp).is_some() || self.usable(Kind::ToEnd, own, opp).is_some())
-    }
-
-    /// The files of these databases in the directory, `.tb` before `.dtz`,
-    /// smallest subspace first, then the placing layers, last first.
-    fn files(&self) -> Vec<FileId> {
-        let mut v = Vec::new();
-        let kinds: &[Kind] = match self.limits == NMoveLimits::NONE {
-            true => &[Kind::ToEnd, Kind::ToRemoval],
-            false => &[Kind::ToEnd, Kind::ToRemoval, Kind::UnderRule],
-        };
-        for &kind in kinds {
-            for (own, opp) in plan(&[(MAX_PIECES, MAX_PIECES)]) {
-                for (a, b) in [(own, opp), (opp, own)] {
-                    let id = FileId::Moving(kind, a, b);
-                    if self.path_of(id).exists() && !v.contains(&id) {
-                        v.push(id);
-                    }
-                }
-            }
-        }
-        for k in (0..LAYERS).rev() {
-            if self.path_of(FileId::Placing(k)).exists() {
-                v.push(FileId::Placing(k));
-            }
-        }
-        v
-    }
-
-    /// Opens a file (as probes would) and gives its table to `f`.
-    fn with_file<R>(
-        &self,
-        id: FileId,
-        f: impl FnOnce(Result<&MappedTable, &TbError>, &AtomicU8, &AtomicBool) -> R,
-    ) -> R {
-        match id {
-            FileId::Moving(kind, own, opp) => {
-                let entry = &self.entries(kind)[at(own as u32, opp as u32)];
-                f(
-                    self.loaded(kind, own, opp).map(Mapped::mapped),
-                    &entry.state,
-                    &entry.told,
-                )
-            }
-            FileId::Placing(k) => {
-                let entry = &self.place[k as usize];
-                f(self.layer(k).map(Mapped::mapped), &entry.state, &entry.told)
-            }
-        }
-    }
-
-    /// Opens every database file in the directory (headers only: the
-    /// values are read when probed) and says what is wrong with any: the
-    /// number of usable files and the problems.
-    pub fn open_all(&self) -> (usize, Vec<String>) {
-        let mut ok = 0;
-        let mut problems = Vec::new();
-        if !self.dir.is_dir() {
-            problems.push(format!("{}: no such directory", self.dir.display()));
-            return (0, problems);
-        }
-        for id in self.files() {
-            self.with_file(id, |table, state, told| match table {
-                Ok(_) => ok += 1,
-                Err(e) => {
-                    // Told here, to whoever opened the tables: not again.
-                    state.store(BAD, Release);
-                    told.store(true, Relaxed);
-                    problems.push(e.to_string());
-                }
-            });
-        }
-        if ok == 0 && problems.is_empty() {
-            problems.push(format!("{}: no database files", self.dir.display()));
-        }
-        (ok, problems)
-    }
-
-    /// Checks every file in the directory now, on two threads, the largest
-    /// first: opens it, checks its checksum (unless the directory's list
-    /// of checked files says it was checked as it is now, `trust.rs`), and
-    /// lets play use it if both pass. Returns the number of files play may
-    /// use and the problems (each also told).
-    pub fn check_all(&self) -> (usize, Vec<String>) {
-        let mut files: Vec<(FileId, u64)> = self
-            .files()
-            .into_iter()
-            .map(|id| {
-                (
-                    id,
-                    std::fs::metadata(self.path_of(id)).map_or(0, |m| m.len()),
-                )
-            })
-            .collect();
-        files.sort_by_key(|&(_, len)| std::cmp::Reverse(len));
-        let total: u64 = files.iter().map(|&(_, len)| len).sum();
-        self.progress.total.store(total, Relaxed);
-        self.progress.files.store(files.len() as u64, Relaxed);
-        let checked = Checked::load(&self.dir);
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let usable = std::sync::atomic::AtomicUsize::new(0);
-        let problems = Mutex::new(Vec::new());
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(2));
-        std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads)
-                .map(|_| {
-                    scope.spawn(|| {
-                        while let Some(&(id, len)) = files.get(next.fetch_add(1, Relaxed)) {
-                            self.check_one(id, &checked, &usable, &problems);
-                            self.progress.done.fetch_add(len, Relaxed);
-                            self.progress.files_done.fetch_add(1, Relaxed);
-                        }
-                    })
-                })
-                .collect();
-            // Joined by hand: the end of the scope waits only for the
-            // closures, and a thread may still be freeing its thread-locals
-            // after it (LeakSanitizer, under the tb_header fuzz target, saw
-            // them as leaks). A checker panic is re-raised as the scope
-            // would have.
-            for w in workers {
-                if let Err(panic) = w.join() {
-                    std::panic::resume_unwind(panic);
-                }
-            }
-        });
-        checked.save();
-        self.forget_exactness();
-        let problems = problems.into_inner().unwrap_or_else(|e| e.into_inner());
-        (usable.into_inner(), problems)
-    }
-
-    /// The background check is over: whoever waits for it goes on.
-    fn end_checks(&self) {
-        let (done, wake) = &self.checks_done;
-        *done.lock().unwrap_or_else(|e| e.into_inner()) = true;
-        wake.notify_all();
-    }
-
-    /// Checks one file (see [`Tablebases::check_all`]).
-    fn check_one(
-        &self,
-        id: FileId,
-        checked: &Checked,
-        usable: &std::sync::atomic::AtomicUsize,
-        problems: &Mutex<Vec<String>>,
-    ) {
-        self.with_file(id, |table, state, told| {
-            let verdict = match table {
-                Ok(t) if checked.holds(&t.path, t.header.checksum) => Ok(()),
-                Ok(t) => t
-                    .verify_checksum()
-                    .map_err(|e| e.to_string())
-                    .inspect(|()| {
-                        checked.add(&t.path, t.header.checksum);
-                    }),
-                Err(e) => Err(e.to_string()),
-            };
-            match verdict {
-                Ok(()) => {
-                    state.store(TRUSTED, Release);
-                    usable.fetch_add(1, Relaxed);
-                }
-                Err(e) => {
-                    state.store(BAD, Release);
-                    if !told.swap(true, Relaxed) {
-                        self.tell(&format!("{e}: the file is not used"));
-                    }
-                    problems.lock().unwrap_or_else(|e| e.into_inner()).push(e);
-                }
-            }
-        });
-    }
-
-    /// How far the background check has come: bytes and files checked, of
-    /// the bytes and files there are (0 of 0 before it starts).
-    pub fn check_progress(&self) -> CheckProgress {
-        let p = &self.progress;
-        CheckProgress {
-            bytes_done: p.done.load(Relaxed),
-            bytes: p.total.load(Relaxed),
-            files_done: p.files_done.load(Relaxed),
-            files: p.files.load(Relaxed),
-        }
-    }
-
-    /// Whether the background check has looked at every file.
-    pub fn checks_finished(&self) -> bool {
-        *self.checks_done.0.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Waits until the background check has looked at every file, or
-    /// `timeout` has passed; whether it has.
-    pub fn wait_for_checks_within(&self, timeout: std::time::Duration) -> bool {
-        let (done, wake) = &self.checks_done;
-        let finished = done.lock().unwrap_or_else(|e| e.into_inner());
-        let (finished, _) = wake
-            .wait_timeout_while(finished, timeout, |f| !*f)
-            .unwrap_or_else(|e| e.into_inner());
-        *finished
-    }
-
-    /// Starts the background check of every file ([`Tablebases::check_all`]);
-    /// `on_done` gets its count of usable files and the problems.
-    pub fn start_checks(
-        self: &Arc<Self>,
-        on_done: impl FnOnce(usize, Vec<String>) + Send + 'static,
-    ) {
-        *self.checks_done.0.lock().unwrap_or_else(|e| e.into_inner()) = false;
-        for counter in [
-            &self.progress.total,
-            &self.progress.done,
-            &self.progress.files,
-            &self.progress.files_done,
-        ] {
-            counter.store(0, Relaxed);
-        }
-        self.checking.store(true, Release);
-        let tables = Arc::clone(self);
-        std::thread::spawn(move || {
-            let (usable, problems) = tables.check_all();
-            // The files are in use before it is said, and it is said
-            // before `isready` answers.
-            tables.checking.store(false, Release);
-            on_done(usable, problems);
-            tables.end_checks();
-        });
-    }
-
-    #[inline]
-    fn checks_running(&self) -> bool {
-        self.checking.load(Acquire)
-    }
-
-    /// Whether play may use the files: not while their check runs. Some
-    /// files trusted and others not yet would give values the N-move rule
-    /// can spoil (a `.tb` win without the `.dtz` or `.wdz` distance that
-    /// says whether it comes in time): until every file has been looked
-    /// at, the files are not used at all (`isready` waits for that).
-    #[inline]
-    fn settled(&self) -> bool {
-        !(self.checked && self.checks_running())
-    }
-
-    /// Waits until the background check has looked at every file.
-    pub fn wait_for_checks(&self) {
-        let (done, wake) = &self.checks_done;
-        let mut finished = done.lock().unwrap_or_else(|e| e.into_inner());
-        while !*finished {
-            finished = wake.wait(finished).unwrap_or_else(|e| e.into_inner());
-        }
-    }
-
-    /// Stops using every opened file that was truncated or rewritten in
-    /// place since it was opened (a later read could kill the engine with
-    /// SIGBUS); each is told once. Cheap: one `fstat` per open file.
-    pub fn drop_changed_files(&self) {
-        let mut dropped = false;
-        let mut drop = |table: Option<&MappedTable>, state: &AtomicU8, told: &AtomicBool| {
-            let Some(t) = table else {
-                return;
-            };
-            if state.load(Relaxed) != BAD && t.changed_on_disk() {
-                state.store(BAD, Release);
-                dropped = true;
-                if !told.swap(true, Relaxed) {
-                    self.tell(&format!(
-                        "{} changed on disk while in use: the file is not used (set TablebasePath again to reload it)",
-                        t.path.display()
-                    ));
-                }
-            }
-        };
-        for kind in [Kind::ToEnd, Kind::ToRemoval, Kind::UnderRule] {
-            for entry in self.entries(kind) {
-                let table = entry
-                    .cell
-                    .get()
-                    .and_then(|r| r.as_ref().ok())
-                    .map(Mapped::mapped);
-                drop(table, &entry.state, &entry.told);
-            }
-        }
-        for entry in &self.place {
-            let table = entry
-                .cell
-                .get()
-                .and_then(|r| r.as_ref().ok())
-                .map(Mapped::mapped);
-            drop(table, &entry.state, &entry.told);
-        }
-        if dropped {
-            self.forget_exactness();
-        }
-    }
-
-    fn forget_exactness(&self) {
-        for e in &self.exact {
-            e.store(EXACT_UNKNOWN, Relaxed);
-        }
     }
 }

@@ -28,8 +28,8 @@ pub struct EndgamesArgs {
     #[arg(long, default_value = "nine")]
     pub variant: Variant,
     /// The fewest and the most pieces a side (`3-5`).
-    #[arg(long, default_value = "3-5")]
-    pub pieces: String,
+    #[arg(long, default_value = "3-5", value_parser = piece_range)]
+    pub pieces: (u8, u8),
     /// How many won positions to sample, and as many drawn ones.
     #[arg(long, default_value_t = 150)]
     pub count: usize,
@@ -61,20 +61,22 @@ impl SplitMix {
 }
 
 /// The range `a-b` of pieces a side.
-fn piece_range(text: &str) -> Result<(u8, u8)> {
+fn piece_range(text: &str) -> Result<(u8, u8), String> {
     let parsed = text
         .split_once('-')
         .and_then(|(a, b)| Some((a.parse::<u8>().ok()?, b.parse::<u8>().ok()?)));
     match parsed {
         Some((a, b)) if 3 <= a && a <= b && b <= 9 => Ok((a, b)),
-        _ => bail!("--pieces {text}: expected `MIN-MAX` with 3 <= MIN <= MAX <= 9"),
+        _ => Err(format!(
+            "--pieces {text}: expected `MIN-MAX` with 3 <= MIN <= MAX <= 9"
+        )),
     }
 }
 
 pub fn run(a: &EndgamesArgs) -> Result<()> {
     let variant = a.variant;
     let rules = variant.rules();
-    let (low, high) = piece_range(&a.pieces)?;
+    let (low, high) = a.pieces;
     if !a.dir.is_dir() {
         bail!("{}: no such directory", a.dir.display());
     }
@@ -91,10 +93,9 @@ pub fn run(a: &EndgamesArgs) -> Result<()> {
         tries += 1;
         if tries > 10_000_000 {
             bail!(
-                "only {} won and {} drawn positions found in {tries} tries (are the files for pieces {} there?)",
+                "only {} won and {} drawn positions found in {tries} tries (are the files for pieces {low}-{high} there?)",
                 wins.len(),
                 draws.len(),
-                a.pieces
             );
         }
         let sub = &subspaces[rng.below(subspaces.len() as u64) as usize];
@@ -144,16 +145,14 @@ pub fn run(a: &EndgamesArgs) -> Result<()> {
     }
     let mut text = format!(
         "# The endgame benchmark's positions (src/bench/endgames.rs): {} won and {} drawn\n\
-         # positions of {} pieces a side in {}, under its N-move limits from a counter\n\
+         # positions of {low}-{high} pieces a side in {}, under its N-move limits from a counter\n\
          # of 0, each with a move that throws the value away; each line: FEN, value,\n\
          # the moves that keep it. Sampled from mulino's own databases with\n\
-         # `mulino tb endgames --variant {} --pieces {} --count {} --seed {}` (mulino {}).\n",
+         # `mulino tb endgames --variant {} --pieces {low}-{high} --count {} --seed {}` (mulino {}).\n",
         a.count,
         a.count,
-        a.pieces,
         variant.name(),
         variant.name(),
-        a.pieces,
         a.count,
         a.seed,
         env!("CARGO_PKG_VERSION")
@@ -178,7 +177,7 @@ mod tests {
     fn pieces_ranges_and_the_generator() {
         assert_eq!(piece_range("3-5").unwrap(), (3, 5));
         for bad in ["2-5", "5-3", "3-10", "x", "3"] {
-            let error = piece_range(bad).expect_err(bad).to_string();
+            let error = piece_range(bad).expect_err(bad);
             assert!(
                 error.starts_with(&format!("--pieces {bad}: expected")),
                 "{error}"

@@ -2,17 +2,19 @@
 //! and the placing layers (the work is in `crate::tb`; this is the
 //! command line, progress bars and summaries).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
+mod args;
 mod endgames;
 mod placing;
 mod progress;
+
+pub use args::{BuildArgs, CommonArgs, Files, NmoveArgs, StatsArgs, TbArgs, TbCommand, VerifyArgs};
 
 use crate::core::Variant;
 use crate::tb::NMoveLimits;
@@ -24,122 +26,6 @@ use crate::tb::moving::{self, verify};
 use crate::tb::probe::Tablebases;
 use crate::tb::work::Event;
 use crate::tb::{TbError, TbRules};
-
-#[derive(Args, Debug)]
-pub struct TbArgs {
-    #[command(subcommand)]
-    pub command: TbCommand,
-}
-
-#[derive(Subcommand, Debug)]
-pub enum TbCommand {
-    /// Build databases bottom-up (finished files are kept, never rebuilt).
-    Build(BuildArgs),
-    /// Recompute every stored value from its successors.
-    Verify(VerifyArgs),
-    /// Wins, losses, draws per symmetry class and longest distances.
-    Stats(StatsArgs),
-    /// Check the values under N-move rules against a rule-aware minimax
-    /// of its own, for every position and counter.
-    Nmove(NmoveArgs),
-    /// Sample the endgame benchmark's positions (`mulino endgames`) from
-    /// the files: won and drawn, each with a move that throws it away.
-    Endgames(endgames::EndgamesArgs),
-}
-
-#[derive(Args, Debug)]
-pub struct VerifyArgs {
-    #[command(flatten)]
-    pub common: CommonArgs,
-    /// Only these placing layers (`K,...`, 0 to 17); with `--subspaces`
-    /// alone no placing layer, with `--layers` alone no subspace;
-    /// default: every file in the directory.
-    #[arg(long, value_delimiter = ',')]
-    pub layers: Vec<u8>,
-}
-
-#[derive(Args, Debug)]
-pub struct NmoveArgs {
-    #[command(flatten)]
-    pub common: CommonArgs,
-    /// The limits to check, each as both NMoveRule and EndgameNMoveRule.
-    #[arg(long, value_delimiter = ',', default_value = "100")]
-    pub limits: Vec<u16>,
-}
-
-#[derive(Args, Debug)]
-pub struct CommonArgs {
-    /// The directory of the database files.
-    #[arg(long, default_value = "tb")]
-    pub dir: PathBuf,
-    /// The rules (a variant name); their moving-phase rules must be
-    /// supported and match the files.
-    #[arg(long, default_value = "nine")]
-    pub variant: Variant,
-    /// Worker threads.
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
-    /// Only these subspaces (`W-B,...`); default: every file in the directory.
-    #[arg(long, value_delimiter = ',')]
-    pub subspaces: Vec<String>,
-}
-
-#[derive(Args, Debug)]
-pub struct BuildArgs {
-    #[command(flatten)]
-    pub common: CommonArgs,
-    /// Every subspace with at most N pieces a side (3..=9).
-    #[arg(long, conflicts_with = "subspaces")]
-    pub pieces: Option<u8>,
-    /// The most memory a subspace pair (or a placing layer) may use, GiB.
-    #[arg(long, default_value_t = 16.0)]
-    pub memory: f64,
-    /// Which files: `tb` (values and distances to the end), `dtz`
-    /// (distances to the next removal, for the N-move rules; they need
-    /// the `tb` files) or `both`, pair by pair; or `wdz` (the values
-    /// under the `--n-move` rule alone, with the distances to the next
-    /// removal: all the whole game under one rule needs, in about half
-    /// the time of `both`).
-    #[arg(long, default_value = "both", value_parser = ["tb", "dtz", "both", "wdz"])]
-    pub files: String,
-    /// The N-move rule the `.dtz` files (and the placing phase) are
-    /// exact for: `NMoveRule`, and `EndgameNMoveRule` (the same unless
-    /// `--endgame-n-move` says). A pair whose smaller subspaces the rule
-    /// never draws from a counter of 0 gets files good for every such
-    /// limit (`mulino-W-B.dtz`); the others files for this one
-    /// (`mulino-W-B-n100-100.dtz`).
-    #[arg(long, default_value_t = 100)]
-    pub n_move: u16,
-    /// The `EndgameNMoveRule` (the limit while a side has three pieces)
-    /// the files are exact for, where it differs from `--n-move`; default:
-    /// the same as `--n-move`.
-    #[arg(long)]
-    pub endgame_n_move: Option<u16>,
-    /// Build the placing phase too (layers 17 down to 0, after the moving
-    /// phase), which needs the moving-phase files up to 9-9 for the
-    /// `--n-move` rule (`.wdz`, or `.tb` and `.dtz`).
-    #[arg(long)]
-    pub placing: bool,
-    /// Build only the placing sectors where each side has at most N
-    /// pieces, on board and in hand together (for small test sets; the
-    /// moving phase up to N-N must be there).
-    #[arg(long, default_value_t = 9, hide = true)]
-    pub placing_max: u8,
-}
-
-#[derive(Args, Debug)]
-pub struct StatsArgs {
-    #[command(flatten)]
-    pub common: CommonArgs,
-    /// Compare with a table in the columns of published.tsv; exit non-zero
-    /// on any difference.
-    #[arg(long, value_name = "TSV")]
-    pub compare: Option<PathBuf>,
-    /// N-move limits (as both NMoveRule and EndgameNMoveRule) for which to
-    /// count, from the `.dtz` files, the wins and losses the rule draws.
-    #[arg(long, value_delimiter = ',', default_value = "40,60,100")]
-    pub limits: Vec<u16>,
-}
 
 pub fn run(args: TbArgs) -> Result<()> {
     match args.command {
@@ -153,17 +39,6 @@ pub fn run(args: TbArgs) -> Result<()> {
 
 fn tb_rules(variant: Variant) -> Result<TbRules> {
     Ok(TbRules::from_rules(&variant.rules())?)
-}
-
-fn parse_subspace(s: &str) -> Result<(u8, u8)> {
-    let bad = || anyhow::anyhow!("subspace `{s}` is not W-B with 3 <= W, B <= 9");
-    let (a, b) = s.trim().split_once('-').ok_or_else(bad)?;
-    let (a, b): (u8, u8) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
-    let range = MIN_PIECES..=MAX_PIECES;
-    if !range.contains(&a) || !range.contains(&b) {
-        return Err(bad());
-    }
-    Ok((a, b))
 }
 
 fn all_subspaces(max: u8) -> Vec<(u8, u8)> {
@@ -198,7 +73,7 @@ fn selected(common: &CommonArgs) -> Result<Vec<(u8, u8)>> {
     if common.subspaces.is_empty() {
         return Ok(existing(&common.dir));
     }
-    common.subspaces.iter().map(|s| parse_subspace(s)).collect()
+    Ok(common.subspaces.clone())
 }
 
 /// A progress bar on stderr (hidden when stderr is not a terminal).
@@ -304,19 +179,13 @@ fn dtz_limits(dir: &Path, rules: TbRules, limits: NMoveLimits, x: u8, y: u8) -> 
 fn run_build(a: BuildArgs) -> Result<()> {
     let rules = tb_rules(a.common.variant)?;
     let targets = match a.pieces {
-        Some(n) if (MIN_PIECES..=MAX_PIECES).contains(&n) => all_subspaces(n),
-        Some(n) => bail!("--pieces {n}: must be 3..=9"),
+        Some(n) => all_subspaces(n),
         None if a.placing && a.common.subspaces.is_empty() => Vec::new(),
         None if a.common.subspaces.is_empty() => {
             bail!("say --pieces N, --subspaces W-B,... or --placing")
         }
         // The folder a build makes: the subspaces asked for, as named.
-        None => a
-            .common
-            .subspaces
-            .iter()
-            .map(|s| parse_subspace(s))
-            .collect::<Result<_>>()?,
+        None => a.common.subspaces.clone(),
     };
     let opts = Options {
         dir: a.common.dir.clone(),
@@ -325,12 +194,7 @@ fn run_build(a: BuildArgs) -> Result<()> {
     };
     std::fs::create_dir_all(&opts.dir)
         .with_context(|| format!("creating {}", opts.dir.display()))?;
-    let kinds: &[Kind] = match a.files.as_str() {
-        "tb" => &[Kind::ToEnd],
-        "dtz" => &[Kind::ToRemoval],
-        "wdz" => &[Kind::UnderRule],
-        _ => &[Kind::ToEnd, Kind::ToRemoval],
-    };
+    let kinds = a.files.kinds();
     let pairs = plan(&targets);
     let pair_slots = |x: u8, y: u8| {
         let len = |a, b| Subspace::new(a, b).map_or(0, |s| s.len());
@@ -444,12 +308,6 @@ fn print_reports(
 fn run_verify(v: VerifyArgs) -> Result<()> {
     let a = v.common;
     let rules = tb_rules(a.variant)?;
-    if let Some(k) = v.layers.iter().find(|&&k| k >= crate::tb::placing::LAYERS) {
-        bail!(
-            "--layers {k}: placing layers are 0 to {}",
-            crate::tb::placing::LAYERS - 1
-        );
-    }
     let (list, layers) = match (a.subspaces.is_empty(), v.layers.is_empty()) {
         (true, true) => (selected(&a)?, placing::layers_present(&a.dir)),
         (false, true) => (selected(&a)?, Vec::new()),

@@ -60,13 +60,13 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 3)]
     pub rounds: usize,
     /// The phases to fit (placing, moving, flying); default all three.
-    #[arg(long, value_delimiter = ',')]
-    pub phases: Vec<String>,
+    #[arg(long, value_delimiter = ',', value_parser = parse_phase)]
+    pub phases: Vec<Phase>,
     /// Weights to leave as they are (names as printed, comma-separated):
     /// `in_hand` while placing, for example, which only tells who moves
     /// (both hands empty at the same pace).
-    #[arg(long, value_delimiter = ',')]
-    pub freeze: Vec<String>,
+    #[arg(long, value_delimiter = ',', value_parser = parse_weight)]
+    pub freeze: Vec<usize>,
 }
 
 /// The labelled positions of one phase, for fitting and held out.
@@ -105,8 +105,8 @@ struct Counts {
 pub fn run(args: TuneArgs) -> Result<()> {
     let variant = args.variant;
     let rules = variant.rules();
-    let phases = chosen_phases(&args.phases)?;
-    let frozen = frozen_weights(&args.freeze)?;
+    let phases = chosen_phases(&args.phases);
+    let frozen = frozen_weights(&args.freeze);
     let tables = match &args.tb {
         Some(dir) => Some(Tablebases::under(
             dir,
@@ -133,33 +133,38 @@ pub fn run(args: TuneArgs) -> Result<()> {
     Ok(())
 }
 
-/// The phases `--phases` names (all three when none).
-fn chosen_phases(names: &[String]) -> Result<Vec<Phase>> {
-    if names.is_empty() {
-        return Ok(Phase::ALL.to_vec());
-    }
-    names
+/// A phase `--phases` names.
+fn parse_phase(name: &str) -> std::result::Result<Phase, String> {
+    Phase::ALL
+        .into_iter()
+        .find(|ph| ph.name().eq_ignore_ascii_case(name))
+        .ok_or_else(|| format!("no phase {name:?} (placing, moving, flying)"))
+}
+
+/// A weight `--freeze` names: its place in `EvalWeights::NAMES`.
+fn parse_weight(name: &str) -> std::result::Result<usize, String> {
+    EvalWeights::NAMES
         .iter()
-        .map(|p| {
-            Phase::ALL
-                .into_iter()
-                .find(|ph| ph.name().eq_ignore_ascii_case(p))
-                .with_context(|| format!("no phase {p:?} (placing, moving, flying)"))
-        })
-        .collect()
+        .position(|n| *n == name)
+        .ok_or_else(|| format!("no weight {name:?} ({})", EvalWeights::NAMES.join(", ")))
+}
+
+/// The phases to fit (all three when none is named).
+fn chosen_phases(named: &[Phase]) -> Vec<Phase> {
+    if named.is_empty() {
+        Phase::ALL.to_vec()
+    } else {
+        named.to_vec()
+    }
 }
 
 /// The weights `--freeze` names, as a mask over `EvalWeights::NAMES`.
-fn frozen_weights(names: &[String]) -> Result<[bool; EvalWeights::COUNT]> {
+fn frozen_weights(named: &[usize]) -> [bool; EvalWeights::COUNT] {
     let mut frozen = [false; EvalWeights::COUNT];
-    for name in names {
-        let i = EvalWeights::NAMES
-            .iter()
-            .position(|n| n == name)
-            .with_context(|| format!("no weight {name:?} ({})", EvalWeights::NAMES.join(", ")))?;
+    for &i in named {
         frozen[i] = true;
     }
-    Ok(frozen)
+    frozen
 }
 
 /// The labelled positions of the games, by phase (`Phase as usize`),

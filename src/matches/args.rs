@@ -4,12 +4,15 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::adjudicate::{TbAdjudication, TbMode};
 use super::config::{
-    Config, ConfigError, EngineSpec, Limits, OpeningSource, Shard, parse_depth, parse_engine,
-    parse_movetime, parse_nodes, parse_shard, parse_sprt, parse_tc,
+    Config, ConfigError, Shard, parse_depth, parse_engine, parse_movetime, parse_nodes,
+    parse_shard, parse_sprt, parse_tc,
 };
-use super::rules::{build_rules, parse_rule};
+use super::engine::limits::Limits;
+use super::engine::spec::EngineSpec;
+use super::openings::pairs::OpeningSource;
+use super::rules::adjudicate::{TbAdjudication, TbMode};
+use super::rules::{RuleSet, parse_rule};
 use crate::core::{Rules, Variant};
 
 /// The most games `--games` accepts.
@@ -181,27 +184,13 @@ impl clap::Args for EngineArgs {
     }
 }
 
-/// The rules as `--variant` and `--rule` give them.
-struct RuleSettings {
-    variant: Variant,
-    /// The variant's rules with the overrides applied: what the referee
-    /// applies.
-    rules: Rules,
-    /// The overrides with their canonical names, in order.
-    overrides: Vec<(String, String)>,
-}
-
 impl MatchArgs {
     /// Checks everything that can be checked without starting an engine.
     pub fn into_config(self) -> Result<Config, ConfigError> {
         let engines = self.engine_specs(self.global_limits()?)?;
         self.check_games()?;
-        let RuleSettings {
-            variant,
-            rules,
-            overrides: rule_overrides,
-        } = self.rule_settings()?;
-        let tb = self.tb_adjudication(&rules)?;
+        let rule_set = self.rule_set()?;
+        let tb = self.tb_adjudication(&rule_set.rules)?;
         let sprt = self.sprt.as_deref().map(parse_sprt).transpose()?;
         if sprt.is_some() && engines.len() != 2 {
             return Err(ConfigError::SprtEngines);
@@ -213,13 +202,12 @@ impl MatchArgs {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64)
         });
-        let config = Config {
+        check_dialects(&engines, &rule_set)?;
+        Ok(Config {
             engines,
             games: self.games,
             concurrency,
-            variant,
-            rule_overrides,
-            rules,
+            rule_set,
             seed,
             openings: OpeningSource {
                 file: self.openings,
@@ -237,9 +225,7 @@ impl MatchArgs {
             json: self.json,
             event: self.event,
             quiet: self.quiet,
-        };
-        super::dialect::check(&config)?;
-        Ok(config)
+        })
     }
 
     /// The limits of `--tc`, `--movetime`, `--depth` and `--nodes`, for
@@ -279,10 +265,7 @@ impl MatchArgs {
                 spec.limits = global;
             }
             if spec.limits.is_empty() {
-                let name = spec.name.clone();
-                return Err(ConfigError::NoLimit(
-                    name.unwrap_or_else(|| spec.cmd.display().to_string()),
-                ));
+                return Err(ConfigError::NoLimit(spec.label()));
             }
             engines.push(spec);
         }
@@ -310,7 +293,7 @@ impl MatchArgs {
     }
 
     /// `--variant` and the `--rule`s.
-    fn rule_settings(&self) -> Result<RuleSettings, ConfigError> {
+    fn rule_set(&self) -> Result<RuleSet, ConfigError> {
         let variant: Variant = self
             .variant
             .parse()
@@ -320,16 +303,7 @@ impl MatchArgs {
             .iter()
             .map(|text| parse_rule(text))
             .collect::<Result<Vec<_>, _>>()?;
-        let rules = build_rules(variant, &parsed)?;
-        let rule_overrides = parsed
-            .into_iter()
-            .map(|(option, value)| (option.name().to_string(), value))
-            .collect();
-        Ok(RuleSettings {
-            variant,
-            rules,
-            overrides: rule_overrides,
-        })
+        Ok(RuleSet::new(variant, &parsed)?)
     }
 
     /// `--tb` and `--tb-adjudicate`: the databases opened for `rules`.
@@ -384,6 +358,22 @@ impl MatchArgs {
     }
 }
 
+/// Refuses what an engine's dialect cannot express, before any engine
+/// starts, naming the engine.
+fn check_dialects(engines: &[EngineSpec], rule_set: &RuleSet) -> Result<(), ConfigError> {
+    for spec in engines {
+        let dialect = spec.dialect;
+        dialect
+            .check(rule_set, &spec.limits, &spec.options)
+            .map_err(|problem| ConfigError::Dialect {
+                engine: spec.label(),
+                proto: dialect.name(),
+                problem,
+            })?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -419,12 +409,11 @@ mod tests {
 
     #[test]
     fn dialects_refuse_what_they_cannot_say() {
-        use crate::matches::config::Proto;
         let c = config("--engine cmd=a --engine cmd=b proto=gbgp margin=500 --movetime 100")
             .expect("valid");
         assert_eq!(
-            (c.engines[0].proto, c.engines[1].proto),
-            (Proto::Mulino, Proto::Gbgp)
+            (c.engines[0].dialect.name(), c.engines[1].dialect.name()),
+            ("mulino", "gbgp")
         );
         assert_eq!(c.engines[1].margin, Some(500));
         config("--engine cmd=a --engine cmd=b proto=gbgp --depth 1 --variant twelve")
@@ -465,9 +454,9 @@ mod tests {
              --sprt elo0=0 elo1=5",
         )
         .expect("valid");
-        assert_eq!(c.rules.pieces, 12);
-        assert_eq!(c.rules.n_move_rule, 40);
-        assert_eq!(c.rule_overrides, [("NMoveRule".into(), "40".into())]);
+        assert_eq!(c.rule_set.rules.pieces, 12);
+        assert_eq!(c.rule_set.rules.n_move_rule, 40);
+        assert_eq!(c.rule_set.overrides, [("NMoveRule".into(), "40".into())]);
         assert!(c.sprt.is_some());
         assert_eq!(
             config("--engine cmd=a --engine cmd=b --engine cmd=c --depth 1 --sprt elo0=0 elo1=5")

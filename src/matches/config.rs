@@ -1,14 +1,24 @@
-//! The match's validated settings: engines with their options and search
-//! limits, time controls, the SPRT, and the parsers for the `key=value`
-//! words of `--engine` and `--sprt`.
+//! The match's validated settings, everything that can be wrong with
+//! them, and the parsers for the values of the command line: time
+//! controls and the other search limits, the `key=value` words of
+//! `--engine` and `--sprt`, and `--shard`.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
-use super::adjudicate::{TbAdjudication, TbOpenError};
-use super::rules::RuleError;
-use super::stats::Sprt;
-use crate::core::{Rules, Variant};
+use super::engine::dialect::Dialect;
+use super::engine::dialect::gbgp::Gbgp;
+use super::engine::dialect::mulino::Mulino;
+use super::engine::dialect::sanmill::Sanmill;
+use super::engine::limits::TimeControl;
+use super::engine::process::Registry;
+use super::engine::slot::Slot;
+use super::engine::spec::EngineSpec;
+use super::openings::pairs::OpeningSource;
+use super::rules::adjudicate::{TbAdjudication, TbOpenError};
+use super::rules::{RuleError, RuleSet};
+use super::stats::sprt::Sprt;
 
 /// Everything that can be wrong with the command line.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -67,64 +77,6 @@ impl From<TbOpenError> for ConfigError {
     }
 }
 
-/// The protocol an engine speaks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Proto {
-    /// mulino's own UCI-style protocol (`protocol.md`).
-    #[default]
-    Mulino,
-    /// GBGP, the protocol of Nine Morris 3D and Mühle Intelligence.
-    Gbgp,
-    /// Sanmill's `tgf mill uci`: atomic moves, `bestmove` inside `info`.
-    Sanmill,
-}
-
-impl Proto {
-    /// The `proto=` word.
-    pub fn name(self) -> &'static str {
-        match self {
-            Proto::Mulino => "mulino",
-            Proto::Gbgp => "gbgp",
-            Proto::Sanmill => "sanmill",
-        }
-    }
-}
-
-impl std::str::FromStr for Proto {
-    type Err = ();
-
-    fn from_str(s: &str) -> Result<Proto, ()> {
-        match s.to_ascii_lowercase().as_str() {
-            "mulino" | "uci" => Ok(Proto::Mulino),
-            "gbgp" => Ok(Proto::Gbgp),
-            "sanmill" => Ok(Proto::Sanmill),
-            _ => Err(()),
-        }
-    }
-}
-
-/// `base+increment`, both in milliseconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeControl {
-    pub base_ms: u64,
-    pub inc_ms: u64,
-}
-
-impl TimeControl {
-    /// The PGN `TimeControl` form: seconds, `+` increment in seconds.
-    pub fn pgn(&self) -> String {
-        let secs = |ms: u64| {
-            let s = format!("{:.3}", ms as f64 / 1000.0);
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        };
-        if self.inc_ms == 0 {
-            secs(self.base_ms)
-        } else {
-            format!("{}+{}", secs(self.base_ms), secs(self.inc_ms))
-        }
-    }
-}
-
 /// Parses `10+0.1` or `10` (seconds, fractions allowed).
 pub fn parse_tc(key: &str, text: &str) -> Result<TimeControl, ConfigError> {
     let bad = || ConfigError::BadValue {
@@ -148,58 +100,6 @@ pub fn parse_tc(key: &str, text: &str) -> Result<TimeControl, ConfigError> {
         return Err(bad());
     }
     Ok(tc)
-}
-
-/// An engine's search limits; several may be combined (all go in `go`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    pub tc: Option<TimeControl>,
-    pub movetime: Option<u64>,
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-}
-
-impl Limits {
-    pub fn is_empty(&self) -> bool {
-        *self == Limits::default()
-    }
-
-    /// Short text for tables and the PGN: `10+0.1`, `depth=4`, ...
-    pub fn describe(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(tc) = self.tc {
-            parts.push(tc.pgn());
-        }
-        if let Some(ms) = self.movetime {
-            parts.push(format!("movetime={ms}ms"));
-        }
-        if let Some(d) = self.depth {
-            parts.push(format!("depth={d}"));
-        }
-        if let Some(n) = self.nodes {
-            parts.push(format!("nodes={n}"));
-        }
-        parts.join(",")
-    }
-}
-
-/// One engine as `--engine` gave it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineSpec {
-    pub cmd: PathBuf,
-    pub name: Option<String>,
-    pub args: Vec<String>,
-    pub dir: Option<PathBuf>,
-    /// `option.NAME=VALUE`, sent as `setoption` after the rule options.
-    pub options: Vec<(String, String)>,
-    pub limits: Limits,
-    /// `proto=`: the protocol it speaks.
-    pub proto: Proto,
-    /// `margin=MS`: how long past its allowance (clock or movetime) a
-    /// move may arrive before this engine loses on time; `None`: with a
-    /// time control `--time-margin`, with movetime no forfeit (an
-    /// overrun is only counted).
-    pub margin: Option<u64>,
 }
 
 fn number<T: std::str::FromStr + PartialOrd>(
@@ -232,20 +132,33 @@ pub fn parse_nodes(key: &str, v: &str) -> Result<u64, ConfigError> {
     number(key, v, 1, "a node count of at least 1")
 }
 
+/// The dialects by their `proto=` words.
+const DIALECTS: [(&str, &dyn Dialect); 4] = [
+    ("mulino", &Mulino),
+    ("uci", &Mulino),
+    ("gbgp", &Gbgp),
+    ("sanmill", &Sanmill),
+];
+
+/// The dialect a `proto=` word names, in any case.
+fn parse_proto(key: &str, value: &str) -> Result<&'static dyn Dialect, ConfigError> {
+    let word = value.to_ascii_lowercase();
+    DIALECTS
+        .iter()
+        .find(|(name, _)| *name == word)
+        .map(|&(_, dialect)| dialect)
+        .ok_or_else(|| ConfigError::BadValue {
+            key: key.to_string(),
+            value: value.to_string(),
+            expected: "mulino, gbgp or sanmill",
+        })
+}
+
 /// Parses the words of one `--engine`; `limits` stays empty unless the
 /// words set some (the global limits then apply).
 pub fn parse_engine(words: &[String]) -> Result<EngineSpec, ConfigError> {
     let mut cmd = None;
-    let mut spec = EngineSpec {
-        cmd: PathBuf::new(),
-        name: None,
-        args: Vec::new(),
-        dir: None,
-        options: Vec::new(),
-        limits: Limits::default(),
-        proto: Proto::Mulino,
-        margin: None,
-    };
+    let mut spec = EngineSpec::new(PathBuf::new());
     let mut seen: Vec<&str> = Vec::new();
     for word in words {
         let (key, value) = word
@@ -262,13 +175,7 @@ pub fn parse_engine(words: &[String]) -> Result<EngineSpec, ConfigError> {
             "name" => spec.name = Some(value.to_string()),
             "arg" => spec.args.push(value.to_string()),
             "dir" => spec.dir = Some(PathBuf::from(value)),
-            "proto" => {
-                spec.proto = value.parse().map_err(|_| ConfigError::BadValue {
-                    key: key.to_string(),
-                    value: value.to_string(),
-                    expected: "mulino, gbgp or sanmill",
-                })?
-            }
+            "proto" => spec.dialect = parse_proto(key, value)?,
             "margin" => spec.margin = Some(number(key, value, 0, "milliseconds")?),
             "tc" => spec.limits.tc = Some(parse_tc(key, value)?),
             "movetime" => spec.limits.movetime = Some(parse_movetime(key, value)?),
@@ -374,14 +281,6 @@ pub fn parse_shard(text: &str) -> Result<Shard, ConfigError> {
     Ok(Shard { index, count })
 }
 
-/// Where each pair's opening comes from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OpeningSource {
-    pub file: Option<PathBuf>,
-    pub random_plies: u32,
-    pub shuffle: bool,
-}
-
 /// The whole match, validated.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -389,10 +288,8 @@ pub struct Config {
     /// Games per pairing (the first engine against each other one).
     pub games: u64,
     pub concurrency: usize,
-    pub variant: Variant,
-    /// `--rule` overrides with canonical names, in order.
-    pub rule_overrides: Vec<(String, String)>,
-    pub rules: Rules,
+    /// `--variant` and the `--rule`s.
+    pub rule_set: RuleSet,
     pub seed: u64,
     pub openings: OpeningSource,
     /// Full moves after which a game is drawn.
@@ -410,6 +307,13 @@ pub struct Config {
     pub event: String,
     /// Print only the summary, no progress.
     pub quiet: bool,
+}
+
+impl Config {
+    /// A slot for one worker thread's engine processes.
+    pub fn slot<'a>(&'a self, registry: &'a Arc<Registry>) -> Slot<'a> {
+        Slot::new(&self.engines, &self.rule_set, self.init_timeout, registry)
+    }
 }
 
 #[cfg(test)]
@@ -457,6 +361,12 @@ mod tests {
         );
         assert!(matches!(
             parse_engine(&words("cmd=a depth=0")),
+            Err(ConfigError::BadValue { .. })
+        ));
+        let e = parse_engine(&words("cmd=a proto=UCI")).map(|e| e.dialect.name());
+        assert_eq!(e, Ok("mulino"));
+        assert!(matches!(
+            parse_engine(&words("cmd=a proto=xboard")),
             Err(ConfigError::BadValue { .. })
         ));
     }

@@ -7,7 +7,8 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::matching::*;
-use mulino::matches::stats::{Pentanomial, Sprt};
+use mulino::matches::stats::elo::Pentanomial;
+use mulino::matches::stats::sprt::Sprt;
 use serde_json::Value;
 
 #[test]

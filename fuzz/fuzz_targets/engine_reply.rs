@@ -1,8 +1,8 @@
 //! What the match runner reads from the engines it runs: each line as a
-//! reply (`dialect::read_reply`) in every dialect, for either side to
+//! reply (`Dialect::read_reply`) in every dialect, for either side to
 //! move, and a Sanmill engine's `sanmill_state {json}` as the referee
-//! reads it, compared (`sanmill::disagreement`) with the start position
-//! of every preset.
+//! reads it, compared (`sanmill::options::disagreement`) with the start
+//! position of every preset.
 //!
 //! A score is given from White's side in GBGP and Sanmill and turned to
 //! the mover's: the same line read for White and for Black must give
@@ -13,10 +13,10 @@
 
 use libfuzzer_sys::fuzz_target;
 use mulino::core::{Color, Position};
-use mulino::matches::config::Proto;
-use mulino::matches::dialect::{Reply, read_reply};
-use mulino::matches::record::EngineScore;
-use mulino::matches::sanmill;
+use mulino::matches::engine::dialect::gbgp::Gbgp;
+use mulino::matches::engine::dialect::mulino::Mulino;
+use mulino::matches::engine::dialect::sanmill::{Sanmill, options};
+use mulino::matches::engine::dialect::{Dialect, EngineScore, Reply};
 
 /// The score a reply gives, as a number; its text as the PGN writes it.
 fn score(r: &Reply) -> Option<i32> {
@@ -34,20 +34,21 @@ fn score(r: &Reply) -> Option<i32> {
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     for line in text.split('\n').take(64) {
-        for proto in [Proto::Mulino, Proto::Gbgp, Proto::Sanmill] {
-            let white = read_reply(proto, line, Color::White);
-            let black = read_reply(proto, line, Color::Black);
+        let dialects: [&dyn Dialect; 3] = [&Mulino, &Gbgp, &Sanmill];
+        for dialect in dialects {
+            let white = dialect.read_reply(line, Color::White);
+            let black = dialect.read_reply(line, Color::Black);
             let (w, b) = (score(&white), score(&black));
-            if proto != Proto::Mulino {
+            if dialect.wording().white_scores {
                 if let (Some(w), Some(b)) = (w, b) {
-                    assert_eq!(w.signum(), -b.signum(), "{proto:?} {line:?}: {w} and {b}");
+                    assert_eq!(w.signum(), -b.signum(), "{dialect:?} {line:?}: {w} and {b}");
                 }
             }
         }
         if let Some((_, json)) = line.split_once("sanmill_state ") {
             let state: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
             for (_, rules) in mulino_fuzz::variants() {
-                let _ = sanmill::disagreement(&rules, &Position::startpos(&rules), &state);
+                let _ = options::disagreement(&rules, &Position::startpos(&rules), &state);
             }
         }
     }

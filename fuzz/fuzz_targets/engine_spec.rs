@@ -1,7 +1,8 @@
 //! The match runner's command line: each line of the input is one word
 //! (so a word may hold spaces, as the shell's quotes allow). The words go
-//! through `parse_engine` as one `--engine` group, and each through the
-//! parsers of `--tc`, `--shard` and `--rule`; then all of them, after
+//! through the parsers of `--engine`'s and `--sprt`'s words, those they
+//! read together as one `--engine` group and one `--sprt`, and each word
+//! through the parsers of `--tc`, `--shard` and `--rule`; then all of them, after
 //! `match`, through clap and `MatchArgs::into_config`, which checks the
 //! whole command line (engines, limits, rules, SPRT, shard, dialects)
 //! without starting anything. Time controls and shards must write back
@@ -16,7 +17,9 @@ use clap::Parser;
 use libfuzzer_sys::fuzz_target;
 use mulino::core::Rules;
 use mulino::matches::MatchArgs;
-use mulino::matches::config::{parse_engine, parse_shard, parse_sprt, parse_tc};
+use mulino::matches::config::{
+    engine_spec, parse_engine_word, parse_shard, parse_sprt_word, parse_tc, sprt_from_words,
+};
 use mulino::matches::rules::{apply_rule, parse_rule};
 
 #[derive(Parser)]
@@ -28,10 +31,18 @@ struct Cli {
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let words: Vec<String> = text.split('\n').take(64).map(String::from).collect();
-    if let Ok(spec) = parse_engine(&words) {
+    let engine_words: Vec<_> = words
+        .iter()
+        .filter_map(|w| parse_engine_word(w).ok())
+        .collect();
+    if let Ok(spec) = engine_spec(&engine_words, &words.join(" ")) {
         let _ = spec.limits.describe();
     }
-    let _ = parse_sprt(&words);
+    let sprt_words: Vec<_> = words
+        .iter()
+        .filter_map(|w| parse_sprt_word(w).ok())
+        .collect();
+    let _ = sprt_from_words(&sprt_words);
     for w in &words {
         if let Ok(tc) = parse_tc("tc", w) {
             let pgn = tc.pgn();

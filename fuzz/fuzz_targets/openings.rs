@@ -1,5 +1,5 @@
 //! The match runner's openings files: the input, written to a file, read
-//! by `openings::load` under every preset's rules (and one rule set from
+//! by `openings::book::load` under every preset's rules (and one rule set from
 //! the knob bytes of a last line `#knobs` and two bytes). Each opening
 //! read must write back (`Opening::line`) to a line that reads the same,
 //! its start must pass `mulino_fuzz::check_position`, and the openings
@@ -9,8 +9,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use mulino::core::Rules;
-use mulino::matches::config::OpeningSource;
-use mulino::matches::openings::{for_pairs, load, parse_opening};
+use mulino::matches::openings::book::{load, parse_opening};
+use mulino::matches::openings::pairs::{OpeningSource, for_pairs};
 
 fuzz_target!(|data: &[u8]| {
     let mut all: Vec<Rules> = mulino_fuzz::variants().map(|(_, r)| r).collect();

@@ -1,16 +1,23 @@
-//! The `mulino match` command line (clap) and its conversion into a
-//! validated [`Config`].
+//! The `mulino match` command line (clap), every value read into its
+//! type by the parsers of `config` as clap takes it, and its conversion
+//! into a validated [`Config`]: what needs more than one value (an
+//! engine's words together, the SPRT's, the rules on the variant, a
+//! shard's seed) is checked there.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::adjudicate::{TbAdjudication, TbMode};
 use super::config::{
-    Config, ConfigError, EngineSpec, Limits, OpeningSource, Shard, parse_depth, parse_engine,
-    parse_movetime, parse_nodes, parse_shard, parse_sprt, parse_tc,
+    Config, ConfigError, EngineWord, Shard, SprtWord, engine_spec, parse_depth, parse_engine_word,
+    parse_movetime, parse_nodes, parse_shard, parse_sprt_word, parse_tc, sprt_from_words,
 };
-use super::rules::{build_rules, parse_rule};
-use crate::core::{Rules, Variant};
+use super::engine::limits::{Limits, TimeControl};
+use super::engine::spec::EngineSpec;
+use super::openings::pairs::OpeningSource;
+use super::rules::adjudicate::{TbAdjudication, TbMode};
+use super::rules::{RuleSet, parse_rule};
+use crate::core::Variant;
+use crate::core::options::RuleOption;
 
 /// The most games `--games` accepts.
 pub const MAX_GAMES: u64 = 10_000_000;
@@ -30,17 +37,17 @@ pub struct MatchArgs {
     #[command(flatten)]
     pub engines: EngineArgs,
     /// Time control for both engines: seconds[+increment], like 10+0.1.
-    #[arg(long, value_name = "SECONDS[+INC]")]
-    pub tc: Option<String>,
+    #[arg(long, value_name = "SECONDS[+INC]", value_parser = |t: &str| parse_tc("--tc", t))]
+    pub tc: Option<TimeControl>,
     /// Fixed time per move in milliseconds.
-    #[arg(long, value_name = "MS")]
-    pub movetime: Option<String>,
+    #[arg(long, value_name = "MS", value_parser = |t: &str| parse_movetime("--movetime", t))]
+    pub movetime: Option<u64>,
     /// Fixed search depth.
-    #[arg(long, value_name = "N")]
-    pub depth: Option<String>,
+    #[arg(long, value_name = "N", value_parser = |t: &str| parse_depth("--depth", t))]
+    pub depth: Option<u32>,
     /// Fixed node count per move.
-    #[arg(long, value_name = "N")]
-    pub nodes: Option<String>,
+    #[arg(long, value_name = "N", value_parser = |t: &str| parse_nodes("--nodes", t))]
+    pub nodes: Option<u64>,
     /// Games per pairing, played in pairs with colours reversed.
     #[arg(long, default_value_t = 2, value_name = "N")]
     pub games: u64,
@@ -50,11 +57,11 @@ pub struct MatchArgs {
     /// The rule preset: nine, twelve, morabaraba, russian, lasker,
     /// cheng-san-qi, dooz, da-san-qi, zhi-qi, el-filja, experimental.
     #[arg(long, default_value = "nine", value_name = "NAME")]
-    pub variant: String,
+    pub variant: Variant,
     /// A rule option (NMoveRule=50, Flying=false, ...), sent to every
     /// engine with setoption and applied to the referee.
-    #[arg(long = "rule", value_name = "NAME=VALUE")]
-    pub rules: Vec<String>,
+    #[arg(long = "rule", value_name = "NAME=VALUE", value_parser = parse_rule)]
+    pub rules: Vec<(RuleOption, String)>,
     /// Seed for random openings and shuffling [default: from the clock].
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
@@ -85,8 +92,8 @@ pub struct MatchArgs {
     pub init_timeout: u64,
     /// Sequential test: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]; stops
     /// as soon as the log-likelihood ratio crosses a bound.
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
-    pub sprt: Option<Vec<String>>,
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", value_parser = parse_sprt_word)]
+    pub sprt: Option<Vec<SprtWord>>,
     /// Endgame databases (`mulino tb build`) that end a game as soon as
     /// it reaches a position they hold, with its value under perfect
     /// play (a win or loss only if the N-move rules cannot intervene).
@@ -94,8 +101,15 @@ pub struct MatchArgs {
     pub tb: Option<PathBuf>,
     /// Which database values end a game: both (wins, losses and draws),
     /// win-loss (drawn positions are played on) or draw.
-    #[arg(long, default_value = "both", value_name = "MODE")]
-    pub tb_adjudicate: String,
+    #[arg(
+        long,
+        value_enum,
+        ignore_case = true,
+        default_value_t,
+        value_name = "MODE",
+        hide_possible_values = true
+    )]
+    pub tb_adjudicate: TbMode,
     /// Write every game to this PGN file.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
@@ -105,8 +119,8 @@ pub struct MatchArgs {
     /// Play only the K-th of N disjoint slices of the games (whole pairs;
     /// needs --seed and --json); `mulino match merge` combines the
     /// slices' JSON reports.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<String>,
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
     /// The PGN `Event` tag.
     #[arg(long, default_value = "mulino match", value_name = "NAME")]
     pub event: String,
@@ -136,19 +150,39 @@ pub struct MergeArgs {
 }
 
 /// The `--engine` groups. clap's derive cannot yet keep the words of
-/// each occurrence together (`Vec<Vec<String>>` needs its unstable-v5
+/// each occurrence together (`Vec<Vec<_>>` needs its unstable-v5
 /// feature), so this one argument is declared by hand.
 #[derive(Clone, Debug, Default)]
 pub struct EngineArgs {
-    pub groups: Vec<Vec<String>>,
+    pub groups: Vec<EngineGroup>,
+}
+
+/// One `--engine`: its words, each read by [`parse_engine_word`], and
+/// their text, which names the group in messages.
+#[derive(Clone, Debug)]
+pub struct EngineGroup {
+    pub words: Vec<EngineWord>,
+    pub text: String,
 }
 
 impl clap::FromArgMatches for EngineArgs {
     fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
-        let groups = matches
-            .get_occurrences::<String>("engine")
-            .map(|occurrences| occurrences.map(|o| o.cloned().collect()).collect())
-            .unwrap_or_default();
+        let (Some(typed), Some(raw)) = (
+            matches.get_occurrences::<EngineWord>("engine"),
+            matches.get_raw_occurrences("engine"),
+        ) else {
+            return Ok(EngineArgs::default());
+        };
+        let groups = typed
+            .zip(raw)
+            .map(|(words, texts)| EngineGroup {
+                words: words.cloned().collect(),
+                text: texts
+                    .map(|w| w.to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            })
+            .collect();
         Ok(EngineArgs { groups })
     }
 
@@ -167,6 +201,7 @@ impl clap::Args for EngineArgs {
                 .action(clap::ArgAction::Append)
                 .required(true)
                 .value_name("KEY=VALUE")
+                .value_parser(parse_engine_word)
                 .help(
                     "An engine: cmd=PATH [name=NAME] [arg=ARG ...] [dir=DIR] \
                      [option.NAME=VALUE ...] [tc=|movetime=|depth=|nodes= to override the \
@@ -181,28 +216,18 @@ impl clap::Args for EngineArgs {
     }
 }
 
-/// The rules as `--variant` and `--rule` give them.
-struct RuleSettings {
-    variant: Variant,
-    /// The variant's rules with the overrides applied: what the referee
-    /// applies.
-    rules: Rules,
-    /// The overrides with their canonical names, in order.
-    overrides: Vec<(String, String)>,
-}
-
 impl MatchArgs {
     /// Checks everything that can be checked without starting an engine.
     pub fn into_config(self) -> Result<Config, ConfigError> {
-        let engines = self.engine_specs(self.global_limits()?)?;
+        let engines = self.engine_specs()?;
         self.check_games()?;
-        let RuleSettings {
-            variant,
-            rules,
-            overrides: rule_overrides,
-        } = self.rule_settings()?;
-        let tb = self.tb_adjudication(&rules)?;
-        let sprt = self.sprt.as_deref().map(parse_sprt).transpose()?;
+        let rule_set = RuleSet::new(self.variant, &self.rules)?;
+        let tb = self
+            .tb
+            .as_deref()
+            .map(|dir| TbAdjudication::open(dir, self.tb_adjudicate, &rule_set.rules))
+            .transpose()?;
+        let sprt = self.sprt.as_deref().map(sprt_from_words).transpose()?;
         if sprt.is_some() && engines.len() != 2 {
             return Err(ConfigError::SprtEngines);
         }
@@ -213,13 +238,12 @@ impl MatchArgs {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64)
         });
-        let config = Config {
+        check_dialects(&engines, &rule_set)?;
+        Ok(Config {
             engines,
             games: self.games,
             concurrency,
-            variant,
-            rule_overrides,
-            rules,
+            rule_set,
             seed,
             openings: OpeningSource {
                 file: self.openings,
@@ -237,52 +261,27 @@ impl MatchArgs {
             json: self.json,
             event: self.event,
             quiet: self.quiet,
-        };
-        super::dialect::check(&config)?;
-        Ok(config)
-    }
-
-    /// The limits of `--tc`, `--movetime`, `--depth` and `--nodes`, for
-    /// the engines that set none of their own.
-    fn global_limits(&self) -> Result<Limits, ConfigError> {
-        Ok(Limits {
-            tc: self
-                .tc
-                .as_deref()
-                .map(|t| parse_tc("--tc", t))
-                .transpose()?,
-            movetime: self
-                .movetime
-                .as_deref()
-                .map(|t| parse_movetime("--movetime", t))
-                .transpose()?,
-            depth: self
-                .depth
-                .as_deref()
-                .map(|t| parse_depth("--depth", t))
-                .transpose()?,
-            nodes: self
-                .nodes
-                .as_deref()
-                .map(|t| parse_nodes("--nodes", t))
-                .transpose()?,
         })
     }
 
-    /// The `--engine`s, each with a search limit (its own, else
-    /// `global`), at least two of them.
-    fn engine_specs(&self, global: Limits) -> Result<Vec<EngineSpec>, ConfigError> {
+    /// The `--engine`s, each with a search limit (its own, else those of
+    /// `--tc`, `--movetime`, `--depth` and `--nodes`), at least two of
+    /// them.
+    fn engine_specs(&self) -> Result<Vec<EngineSpec>, ConfigError> {
+        let global = Limits {
+            tc: self.tc,
+            movetime: self.movetime,
+            depth: self.depth,
+            nodes: self.nodes,
+        };
         let mut engines = Vec::new();
-        for words in &self.engines.groups {
-            let mut spec = parse_engine(words)?;
+        for group in &self.engines.groups {
+            let mut spec = engine_spec(&group.words, &group.text)?;
             if spec.limits.is_empty() {
                 spec.limits = global;
             }
             if spec.limits.is_empty() {
-                let name = spec.name.clone();
-                return Err(ConfigError::NoLimit(
-                    name.unwrap_or_else(|| spec.cmd.display().to_string()),
-                ));
+                return Err(ConfigError::NoLimit(spec.label()));
             }
             engines.push(spec);
         }
@@ -309,54 +308,12 @@ impl MatchArgs {
         Ok(())
     }
 
-    /// `--variant` and the `--rule`s.
-    fn rule_settings(&self) -> Result<RuleSettings, ConfigError> {
-        let variant: Variant = self
-            .variant
-            .parse()
-            .map_err(|_| ConfigError::Variant(self.variant.clone()))?;
-        let parsed = self
-            .rules
-            .iter()
-            .map(|text| parse_rule(text))
-            .collect::<Result<Vec<_>, _>>()?;
-        let rules = build_rules(variant, &parsed)?;
-        let rule_overrides = parsed
-            .into_iter()
-            .map(|(option, value)| (option.name().to_string(), value))
-            .collect();
-        Ok(RuleSettings {
-            variant,
-            rules,
-            overrides: rule_overrides,
-        })
-    }
-
-    /// `--tb` and `--tb-adjudicate`: the databases opened for `rules`.
-    fn tb_adjudication(&self, rules: &Rules) -> Result<Option<TbAdjudication>, ConfigError> {
-        let mode: TbMode = self
-            .tb_adjudicate
-            .parse()
-            .map_err(|()| ConfigError::BadValue {
-                key: "--tb-adjudicate".into(),
-                value: self.tb_adjudicate.clone(),
-                expected: "both, win-loss or draw",
-            })?;
-        let tb = self
-            .tb
-            .as_deref()
-            .map(|dir| TbAdjudication::open(dir, mode, rules))
-            .transpose()?;
-        Ok(tb)
-    }
-
     /// `--shard`, with the `--seed` that makes every slice draw the same
     /// openings and the `--json` report that `merge` reads.
     fn shard_settings(&self) -> Result<Option<Shard>, ConfigError> {
-        let Some(text) = &self.shard else {
+        let Some(shard) = self.shard else {
             return Ok(None);
         };
-        let shard = parse_shard(text)?;
         if self.seed.is_none() {
             return Err(ConfigError::Shard(format!(
                 "{shard} needs --seed S, the same for every slice, so that all of them draw the same openings"
@@ -384,23 +341,45 @@ impl MatchArgs {
     }
 }
 
+/// Refuses what an engine's dialect cannot express, before any engine
+/// starts, naming the engine.
+fn check_dialects(engines: &[EngineSpec], rule_set: &RuleSet) -> Result<(), ConfigError> {
+    for spec in engines {
+        let dialect = spec.dialect;
+        dialect
+            .check(rule_set, &spec.limits, &spec.options)
+            .map_err(|problem| ConfigError::Dialect {
+                engine: spec.label(),
+                proto: dialect.name(),
+                problem,
+            })?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use clap::Parser;
+    use clap::error::ErrorKind;
 
-    #[derive(Parser)]
+    #[derive(Parser, Debug)]
     struct Cli {
         #[command(flatten)]
         args: MatchArgs,
     }
 
+    fn parse(line: &str) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("match").chain(line.split_whitespace()))
+    }
+
     fn config(line: &str) -> Result<Config, ConfigError> {
-        let words = std::iter::once("match").chain(line.split_whitespace());
-        Cli::try_parse_from(words)
-            .expect("clap accepts it")
-            .args
-            .into_config()
+        parse(line).expect("clap accepts it").args.into_config()
+    }
+
+    /// What clap says of a line it refuses.
+    fn refused(line: &str) -> clap::Error {
+        parse(line).expect_err("clap refuses it")
     }
 
     #[test]
@@ -419,12 +398,11 @@ mod tests {
 
     #[test]
     fn dialects_refuse_what_they_cannot_say() {
-        use crate::matches::config::Proto;
         let c = config("--engine cmd=a --engine cmd=b proto=gbgp margin=500 --movetime 100")
             .expect("valid");
         assert_eq!(
-            (c.engines[0].proto, c.engines[1].proto),
-            (Proto::Mulino, Proto::Gbgp)
+            (c.engines[0].dialect.name(), c.engines[1].dialect.name()),
+            ("mulino", "gbgp")
         );
         assert_eq!(c.engines[1].margin, Some(500));
         config("--engine cmd=a --engine cmd=b proto=gbgp --depth 1 --variant twelve")
@@ -452,10 +430,6 @@ mod tests {
                 "{words}: {e:?}"
             );
         }
-        assert!(matches!(
-            config("--engine cmd=a --engine cmd=b proto=xboard --depth 1"),
-            Err(ConfigError::BadValue { .. })
-        ));
     }
 
     #[test]
@@ -465,9 +439,9 @@ mod tests {
              --sprt elo0=0 elo1=5",
         )
         .expect("valid");
-        assert_eq!(c.rules.pieces, 12);
-        assert_eq!(c.rules.n_move_rule, 40);
-        assert_eq!(c.rule_overrides, [("NMoveRule".into(), "40".into())]);
+        assert_eq!(c.rule_set.rules.pieces, 12);
+        assert_eq!(c.rule_set.rules.n_move_rule, 40);
+        assert_eq!(c.rule_set.overrides, [("NMoveRule".into(), "40".into())]);
         assert!(c.sprt.is_some());
         assert_eq!(
             config("--engine cmd=a --engine cmd=b --engine cmd=c --depth 1 --sprt elo0=0 elo1=5")
@@ -475,12 +449,46 @@ mod tests {
             Some(ConfigError::SprtEngines)
         );
         assert!(matches!(
-            config("--engine cmd=a --engine cmd=b --depth 1 --variant chess").err(),
-            Some(ConfigError::Variant(_))
+            config("--engine cmd=a --engine cmd=b --depth 1 --rule Pieces=2").err(),
+            Some(ConfigError::Rule(_))
+        ));
+        assert!(matches!(
+            config("--engine cmd=a --engine cmd=b --depth 1 --sprt elo0=5 elo1=0").err(),
+            Some(ConfigError::Sprt(_))
         ));
         assert_eq!(
             config("--engine cmd=a --depth 1").err(),
             Some(ConfigError::TooFewEngines)
         );
+    }
+
+    /// A value clap cannot read into its type is a usage error, with the
+    /// message of the parser that read it.
+    #[test]
+    fn malformed_values_are_usage_errors() {
+        let base = "--engine cmd=a --engine cmd=b";
+        for (extra, says) in [
+            ("--depth 1 --variant chess", "unknown variant `chess`"),
+            ("proto=xboard --depth 1", "(mulino, gbgp or sanmill)"),
+            ("depth=0", "(a depth of at least 1)"),
+            ("--tc 10+x", "`--tc`: `10+x` is not valid"),
+            ("--movetime 0", "`--movetime`: `0`"),
+            ("--nodes many", "`--nodes`: `many`"),
+            ("--depth 1 --rule Hash=16", "unknown rule `Hash`"),
+            ("--depth 1 --sprt elo0=x", "--sprt: `x` is not a number"),
+            ("--depth 1 --shard 3/2", "`--shard`: `3/2` is not valid"),
+            ("--depth 1 --tb-adjudicate sometimes", "sometimes"),
+        ] {
+            let e = refused(&format!("{base} {extra}"));
+            let kind = e.kind();
+            assert!(
+                matches!(kind, ErrorKind::ValueValidation | ErrorKind::InvalidValue),
+                "{extra}: {e}"
+            );
+            assert!(e.to_string().contains(says), "{extra}: {e}");
+            assert_eq!(e.exit_code(), 2, "{extra}");
+        }
+        let modes = parse(&format!("{base} --depth 1 --tb-adjudicate Win-Loss"));
+        assert_eq!(modes.expect("any case").args.tb_adjudicate, TbMode::WinLoss);
     }
 }

@@ -1,14 +1,25 @@
-//! The match's validated settings: engines with their options and search
-//! limits, time controls, the SPRT, and the parsers for the `key=value`
-//! words of `--engine` and `--sprt`.
+//! The match's validated settings, everything that can be wrong with
+//! them, and the parsers that read the command line's values into their
+//! types: time controls and the other search limits, the words of
+//! `--engine` and `--sprt`, and `--shard`. clap calls the parsers (see
+//! `args`), so each value is read once, into its type.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
-use super::adjudicate::{TbAdjudication, TbOpenError};
-use super::rules::RuleError;
-use super::stats::Sprt;
-use crate::core::{Rules, Variant};
+use super::engine::dialect::Dialect;
+use super::engine::dialect::gbgp::Gbgp;
+use super::engine::dialect::mulino::Mulino;
+use super::engine::dialect::sanmill::Sanmill;
+use super::engine::limits::TimeControl;
+use super::engine::process::Registry;
+use super::engine::slot::Slot;
+use super::engine::spec::EngineSpec;
+use super::openings::pairs::OpeningSource;
+use super::rules::adjudicate::{TbAdjudication, TbOpenError};
+use super::rules::{RuleError, RuleSet};
+use super::stats::sprt::Sprt;
 
 /// Everything that can be wrong with the command line.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -35,10 +46,6 @@ pub enum ConfigError {
         value: String,
         expected: &'static str,
     },
-    #[error(
-        "unknown variant `{0}` (variants: nine, twelve, morabaraba, russian, lasker, cheng-san-qi, dooz, da-san-qi, zhi-qi, el-filja, experimental)"
-    )]
-    Variant(String),
     #[error("--rule: {0}")]
     Rule(#[from] RuleError),
     #[error("--sprt needs exactly two engines")]
@@ -67,64 +74,6 @@ impl From<TbOpenError> for ConfigError {
     }
 }
 
-/// The protocol an engine speaks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Proto {
-    /// mulino's own UCI-style protocol (`protocol.md`).
-    #[default]
-    Mulino,
-    /// GBGP, the protocol of Nine Morris 3D and Mühle Intelligence.
-    Gbgp,
-    /// Sanmill's `tgf mill uci`: atomic moves, `bestmove` inside `info`.
-    Sanmill,
-}
-
-impl Proto {
-    /// The `proto=` word.
-    pub fn name(self) -> &'static str {
-        match self {
-            Proto::Mulino => "mulino",
-            Proto::Gbgp => "gbgp",
-            Proto::Sanmill => "sanmill",
-        }
-    }
-}
-
-impl std::str::FromStr for Proto {
-    type Err = ();
-
-    fn from_str(s: &str) -> Result<Proto, ()> {
-        match s.to_ascii_lowercase().as_str() {
-            "mulino" | "uci" => Ok(Proto::Mulino),
-            "gbgp" => Ok(Proto::Gbgp),
-            "sanmill" => Ok(Proto::Sanmill),
-            _ => Err(()),
-        }
-    }
-}
-
-/// `base+increment`, both in milliseconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeControl {
-    pub base_ms: u64,
-    pub inc_ms: u64,
-}
-
-impl TimeControl {
-    /// The PGN `TimeControl` form: seconds, `+` increment in seconds.
-    pub fn pgn(&self) -> String {
-        let secs = |ms: u64| {
-            let s = format!("{:.3}", ms as f64 / 1000.0);
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        };
-        if self.inc_ms == 0 {
-            secs(self.base_ms)
-        } else {
-            format!("{}+{}", secs(self.base_ms), secs(self.inc_ms))
-        }
-    }
-}
-
 /// Parses `10+0.1` or `10` (seconds, fractions allowed).
 pub fn parse_tc(key: &str, text: &str) -> Result<TimeControl, ConfigError> {
     let bad = || ConfigError::BadValue {
@@ -148,58 +97,6 @@ pub fn parse_tc(key: &str, text: &str) -> Result<TimeControl, ConfigError> {
         return Err(bad());
     }
     Ok(tc)
-}
-
-/// An engine's search limits; several may be combined (all go in `go`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    pub tc: Option<TimeControl>,
-    pub movetime: Option<u64>,
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-}
-
-impl Limits {
-    pub fn is_empty(&self) -> bool {
-        *self == Limits::default()
-    }
-
-    /// Short text for tables and the PGN: `10+0.1`, `depth=4`, ...
-    pub fn describe(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(tc) = self.tc {
-            parts.push(tc.pgn());
-        }
-        if let Some(ms) = self.movetime {
-            parts.push(format!("movetime={ms}ms"));
-        }
-        if let Some(d) = self.depth {
-            parts.push(format!("depth={d}"));
-        }
-        if let Some(n) = self.nodes {
-            parts.push(format!("nodes={n}"));
-        }
-        parts.join(",")
-    }
-}
-
-/// One engine as `--engine` gave it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineSpec {
-    pub cmd: PathBuf,
-    pub name: Option<String>,
-    pub args: Vec<String>,
-    pub dir: Option<PathBuf>,
-    /// `option.NAME=VALUE`, sent as `setoption` after the rule options.
-    pub options: Vec<(String, String)>,
-    pub limits: Limits,
-    /// `proto=`: the protocol it speaks.
-    pub proto: Proto,
-    /// `margin=MS`: how long past its allowance (clock or movetime) a
-    /// move may arrive before this engine loses on time; `None`: with a
-    /// time control `--time-margin`, with movetime no forfeit (an
-    /// overrun is only counted).
-    pub margin: Option<u64>,
 }
 
 fn number<T: std::str::FromStr + PartialOrd>(
@@ -232,97 +129,177 @@ pub fn parse_nodes(key: &str, v: &str) -> Result<u64, ConfigError> {
     number(key, v, 1, "a node count of at least 1")
 }
 
-/// Parses the words of one `--engine`; `limits` stays empty unless the
-/// words set some (the global limits then apply).
-pub fn parse_engine(words: &[String]) -> Result<EngineSpec, ConfigError> {
-    let mut cmd = None;
-    let mut spec = EngineSpec {
-        cmd: PathBuf::new(),
-        name: None,
-        args: Vec::new(),
-        dir: None,
-        options: Vec::new(),
-        limits: Limits::default(),
-        proto: Proto::Mulino,
-        margin: None,
-    };
+/// The dialects by their `proto=` words.
+const DIALECTS: [(&str, &dyn Dialect); 4] = [
+    ("mulino", &Mulino),
+    ("uci", &Mulino),
+    ("gbgp", &Gbgp),
+    ("sanmill", &Sanmill),
+];
+
+/// The dialect a `proto=` word names, in any case.
+fn parse_proto(key: &str, value: &str) -> Result<&'static dyn Dialect, ConfigError> {
+    let word = value.to_ascii_lowercase();
+    DIALECTS
+        .iter()
+        .find(|(name, _)| *name == word)
+        .map(|&(_, dialect)| dialect)
+        .ok_or_else(|| ConfigError::BadValue {
+            key: key.to_string(),
+            value: value.to_string(),
+            expected: "mulino, gbgp or sanmill",
+        })
+}
+
+/// One `KEY=VALUE` word of `--engine`, its value read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineWord {
+    Cmd(PathBuf),
+    Name(String),
+    Arg(String),
+    Dir(PathBuf),
+    Proto(&'static dyn Dialect),
+    Margin(u64),
+    /// `option.NAME=VALUE`.
+    Option(String, String),
+    Tc(TimeControl),
+    Movetime(u64),
+    Depth(u32),
+    Nodes(u64),
+}
+
+impl EngineWord {
+    /// The key, for the keys an engine may give once; `None` for `arg`
+    /// and `option.`, which may repeat.
+    fn once_key(&self) -> Option<&'static str> {
+        Some(match self {
+            EngineWord::Arg(_) | EngineWord::Option(..) => return None,
+            EngineWord::Cmd(_) => "cmd",
+            EngineWord::Name(_) => "name",
+            EngineWord::Dir(_) => "dir",
+            EngineWord::Proto(_) => "proto",
+            EngineWord::Margin(_) => "margin",
+            EngineWord::Tc(_) => "tc",
+            EngineWord::Movetime(_) => "movetime",
+            EngineWord::Depth(_) => "depth",
+            EngineWord::Nodes(_) => "nodes",
+        })
+    }
+}
+
+/// Parses one word of `--engine`.
+pub fn parse_engine_word(word: &str) -> Result<EngineWord, ConfigError> {
+    let (key, value) = word
+        .split_once('=')
+        .ok_or_else(|| ConfigError::EngineWord(word.to_string()))?;
+    Ok(match key {
+        "cmd" => EngineWord::Cmd(PathBuf::from(value)),
+        "name" => EngineWord::Name(value.to_string()),
+        "arg" => EngineWord::Arg(value.to_string()),
+        "dir" => EngineWord::Dir(PathBuf::from(value)),
+        "proto" => EngineWord::Proto(parse_proto(key, value)?),
+        "margin" => EngineWord::Margin(number(key, value, 0, "milliseconds")?),
+        "tc" => EngineWord::Tc(parse_tc(key, value)?),
+        "movetime" => EngineWord::Movetime(parse_movetime(key, value)?),
+        "depth" => EngineWord::Depth(parse_depth(key, value)?),
+        "nodes" => EngineWord::Nodes(parse_nodes(key, value)?),
+        _ => match key.strip_prefix("option.") {
+            Some(name) if !name.is_empty() => {
+                EngineWord::Option(name.to_string(), value.to_string())
+            }
+            _ => return Err(ConfigError::EngineKey(key.to_string())),
+        },
+    })
+}
+
+/// The engine one `--engine`'s words describe (`text`: the words as
+/// given); `limits` stays empty unless the words set some (the global
+/// limits then apply).
+pub fn engine_spec(words: &[EngineWord], text: &str) -> Result<EngineSpec, ConfigError> {
     let mut seen: Vec<&str> = Vec::new();
-    for word in words {
-        let (key, value) = word
-            .split_once('=')
-            .ok_or_else(|| ConfigError::EngineWord(word.clone()))?;
-        if key != "arg" && !key.starts_with("option.") {
-            if seen.contains(&key) {
-                return Err(ConfigError::Repeated(key.to_string()));
-            }
-            seen.push(key);
+    for key in words.iter().filter_map(EngineWord::once_key) {
+        if seen.contains(&key) {
+            return Err(ConfigError::Repeated(key.to_string()));
         }
-        match key {
-            "cmd" => cmd = Some(PathBuf::from(value)),
-            "name" => spec.name = Some(value.to_string()),
-            "arg" => spec.args.push(value.to_string()),
-            "dir" => spec.dir = Some(PathBuf::from(value)),
-            "proto" => {
-                spec.proto = value.parse().map_err(|_| ConfigError::BadValue {
-                    key: key.to_string(),
-                    value: value.to_string(),
-                    expected: "mulino, gbgp or sanmill",
-                })?
-            }
-            "margin" => spec.margin = Some(number(key, value, 0, "milliseconds")?),
-            "tc" => spec.limits.tc = Some(parse_tc(key, value)?),
-            "movetime" => spec.limits.movetime = Some(parse_movetime(key, value)?),
-            "depth" => spec.limits.depth = Some(parse_depth(key, value)?),
-            "nodes" => spec.limits.nodes = Some(parse_nodes(key, value)?),
-            _ => match key.strip_prefix("option.") {
-                Some(name) if !name.is_empty() => {
-                    spec.options.push((name.to_string(), value.to_string()))
-                }
-                _ => return Err(ConfigError::EngineKey(key.to_string())),
-            },
+        seen.push(key);
+    }
+    let cmd = words.iter().find_map(|w| match w {
+        EngineWord::Cmd(cmd) => Some(cmd.clone()),
+        _ => None,
+    });
+    let mut spec = EngineSpec::new(cmd.ok_or_else(|| ConfigError::NoCommand(text.to_string()))?);
+    for word in words {
+        match word.clone() {
+            EngineWord::Cmd(_) => {}
+            EngineWord::Name(name) => spec.name = Some(name),
+            EngineWord::Arg(arg) => spec.args.push(arg),
+            EngineWord::Dir(dir) => spec.dir = Some(dir),
+            EngineWord::Proto(dialect) => spec.dialect = dialect,
+            EngineWord::Margin(ms) => spec.margin = Some(ms),
+            EngineWord::Option(name, value) => spec.options.push((name, value)),
+            EngineWord::Tc(tc) => spec.limits.tc = Some(tc),
+            EngineWord::Movetime(ms) => spec.limits.movetime = Some(ms),
+            EngineWord::Depth(d) => spec.limits.depth = Some(d),
+            EngineWord::Nodes(n) => spec.limits.nodes = Some(n),
         }
     }
-    spec.cmd = cmd.ok_or_else(|| ConfigError::NoCommand(words.join(" ")))?;
     Ok(spec)
 }
 
-/// Parses `elo0=0 elo1=5 alpha=0.05 beta=0.05` (alpha and beta default
-/// to 0.05; elo0 and elo1 are required).
-pub fn parse_sprt(words: &[String]) -> Result<Sprt, ConfigError> {
+/// One `KEY=VALUE` word of `--sprt`, its number read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SprtWord {
+    Elo0(f64),
+    Elo1(f64),
+    Alpha(f64),
+    Beta(f64),
+}
+
+/// Parses one word of `--sprt`: `elo0=`, `elo1=`, `alpha=` or `beta=`
+/// and a finite number.
+pub fn parse_sprt_word(word: &str) -> Result<SprtWord, ConfigError> {
     let err = |s: String| ConfigError::Sprt(s);
+    let (key, value) = word
+        .split_once('=')
+        .ok_or_else(|| err(format!("`{word}` is not KEY=VALUE")))?;
+    let v: f64 = value
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite())
+        .ok_or_else(|| err(format!("`{value}` is not a number")))?;
+    match key {
+        "elo0" => Ok(SprtWord::Elo0(v)),
+        "elo1" => Ok(SprtWord::Elo1(v)),
+        "alpha" => Ok(SprtWord::Alpha(v)),
+        "beta" => Ok(SprtWord::Beta(v)),
+        _ => Err(err(format!(
+            "unknown key `{key}` (elo0, elo1, alpha, beta)"
+        ))),
+    }
+}
+
+/// The test `elo0=0 elo1=5 alpha=0.05 beta=0.05` gives (alpha and beta
+/// default to 0.05; elo0 and elo1 are required; a key given twice takes
+/// its last value).
+pub fn sprt_from_words(words: &[SprtWord]) -> Result<Sprt, ConfigError> {
+    let err = |s: &str| ConfigError::Sprt(s.to_string());
     let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
-    for word in words {
-        let (key, value) = word
-            .split_once('=')
-            .ok_or_else(|| err(format!("`{word}` is not KEY=VALUE")))?;
-        let v: f64 = value
-            .parse()
-            .ok()
-            .filter(|v: &f64| v.is_finite())
-            .ok_or_else(|| err(format!("`{value}` is not a number")))?;
-        match key {
-            "elo0" => elo0 = Some(v),
-            "elo1" => elo1 = Some(v),
-            "alpha" => alpha = v,
-            "beta" => beta = v,
-            _ => {
-                return Err(err(format!(
-                    "unknown key `{key}` (elo0, elo1, alpha, beta)"
-                )));
-            }
+    for &word in words {
+        match word {
+            SprtWord::Elo0(v) => elo0 = Some(v),
+            SprtWord::Elo1(v) => elo1 = Some(v),
+            SprtWord::Alpha(v) => alpha = v,
+            SprtWord::Beta(v) => beta = v,
         }
     }
-    let (elo0, elo1) = match (elo0, elo1) {
-        (Some(a), Some(b)) => (a, b),
-        _ => return Err(err("elo0= and elo1= are required".into())),
+    let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
+        return Err(err("elo0= and elo1= are required"));
     };
     if elo0 >= elo1 {
-        return Err(err("elo0 must be below elo1".into()));
+        return Err(err("elo0 must be below elo1"));
     }
     if !(alpha > 0.0 && beta > 0.0 && alpha + beta < 1.0) {
-        return Err(err(
-            "alpha and beta must be above 0 with a sum below 1".into()
-        ));
+        return Err(err("alpha and beta must be above 0 with a sum below 1"));
     }
     Ok(Sprt {
         elo0,
@@ -374,14 +351,6 @@ pub fn parse_shard(text: &str) -> Result<Shard, ConfigError> {
     Ok(Shard { index, count })
 }
 
-/// Where each pair's opening comes from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OpeningSource {
-    pub file: Option<PathBuf>,
-    pub random_plies: u32,
-    pub shuffle: bool,
-}
-
 /// The whole match, validated.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -389,10 +358,8 @@ pub struct Config {
     /// Games per pairing (the first engine against each other one).
     pub games: u64,
     pub concurrency: usize,
-    pub variant: Variant,
-    /// `--rule` overrides with canonical names, in order.
-    pub rule_overrides: Vec<(String, String)>,
-    pub rules: Rules,
+    /// `--variant` and the `--rule`s.
+    pub rule_set: RuleSet,
     pub seed: u64,
     pub openings: OpeningSource,
     /// Full moves after which a game is drawn.
@@ -412,30 +379,41 @@ pub struct Config {
     pub quiet: bool,
 }
 
+impl Config {
+    /// A slot for one worker thread's engine processes.
+    pub fn slot<'a>(&'a self, registry: &'a Arc<Registry>) -> Slot<'a> {
+        Slot::new(&self.engines, &self.rule_set, self.init_timeout, registry)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn words(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
+    /// The spec of one `--engine`, its words split at spaces.
+    fn engine(text: &str) -> Result<EngineSpec, ConfigError> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        engine_of(&words)
+    }
+
+    fn engine_of(words: &[&str]) -> Result<EngineSpec, ConfigError> {
+        let parsed = words
+            .iter()
+            .map(|w| parse_engine_word(w))
+            .collect::<Result<Vec<_>, _>>()?;
+        engine_spec(&parsed, &words.join(" "))
     }
 
     #[test]
     fn engine_words() {
         // Unquoted, a name with a space is two words, the first no
         // KEY=VALUE; quoted, it is one word and the name keeps its space.
-        let e = parse_engine(&words("cmd=./mulino option.Skill Level=3"));
+        let e = engine("cmd=./mulino option.Skill Level=3");
         assert_eq!(e, Err(ConfigError::EngineWord("option.Skill".into())));
-        let quoted = [
-            "cmd=./mulino".to_string(),
-            "option.Skill Level=3".to_string(),
-        ];
-        let e = parse_engine(&quoted).expect("valid");
+        let e = engine_of(&["cmd=./mulino", "option.Skill Level=3"]).expect("valid");
         assert_eq!(e.options, [("Skill Level".to_string(), "3".to_string())]);
-        let e = parse_engine(&words(
-            "cmd=./mulino name=new arg=-x arg=y option.Hash=16 depth=4 tc=1+0.01",
-        ))
-        .expect("valid");
+        let e = engine("cmd=./mulino name=new arg=-x arg=y option.Hash=16 depth=4 tc=1+0.01")
+            .expect("valid");
         assert_eq!(e.cmd, PathBuf::from("./mulino"));
         assert_eq!(e.args, ["-x", "y"]);
         assert_eq!(e.options, [("Hash".to_string(), "16".to_string())]);
@@ -448,15 +426,23 @@ mod tests {
             })
         );
         assert_eq!(
-            parse_engine(&words("name=x")),
+            engine("name=x"),
             Err(ConfigError::NoCommand("name=x".into()))
         );
         assert_eq!(
-            parse_engine(&words("cmd=a cmd=b")),
+            engine("cmd=a cmd=b"),
             Err(ConfigError::Repeated("cmd".into()))
         );
         assert!(matches!(
-            parse_engine(&words("cmd=a depth=0")),
+            engine("cmd=a depth=0"),
+            Err(ConfigError::BadValue { .. })
+        ));
+        assert_eq!(
+            engine("cmd=a proto=UCI").map(|e| e.dialect.name()),
+            Ok("mulino")
+        );
+        assert!(matches!(
+            engine("cmd=a proto=xboard"),
             Err(ConfigError::BadValue { .. })
         ));
     }
@@ -468,7 +454,10 @@ mod tests {
         assert_eq!(tc.pgn(), "10+0.1");
         assert_eq!(parse_tc("tc", "0.5").expect("valid").pgn(), "0.5");
         for bad in ["", "x", "-1", "1+", "0", "nan", "1+2+3"] {
-            assert!(parse_tc("tc", bad).is_err(), "{bad}");
+            assert!(
+                matches!(parse_tc("tc", bad), Err(ConfigError::BadValue { .. })),
+                "{bad}"
+            );
         }
     }
 
@@ -478,17 +467,33 @@ mod tests {
         assert_eq!((s.index, s.count, s.to_string()), (2, 3, "2/3".to_string()));
         assert_eq!((0..7).filter(|&p| s.holds(p)).collect::<Vec<_>>(), [1, 4]);
         for bad in ["0/3", "4/3", "1", "1/0", "a/b", "-1/2", "1/2/3"] {
-            assert!(parse_shard(bad).is_err(), "{bad}");
+            assert!(
+                matches!(parse_shard(bad), Err(ConfigError::BadValue { .. })),
+                "{bad}"
+            );
         }
     }
 
     #[test]
     fn sprt_words() {
-        let s = parse_sprt(&words("elo0=0 elo1=5")).expect("valid");
+        let sprt = |text: &str| {
+            let words = text
+                .split_whitespace()
+                .map(parse_sprt_word)
+                .collect::<Result<Vec<_>, _>>()?;
+            sprt_from_words(&words)
+        };
+        let s = sprt("elo0=0 elo1=5").expect("valid");
         assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 5.0, 0.05, 0.05));
-        assert!(parse_sprt(&words("elo0=5 elo1=0")).is_err());
-        assert!(parse_sprt(&words("elo0=0 elo1=5 alpha=0.6 beta=0.5")).is_err());
-        assert!(parse_sprt(&words("elo1=5")).is_err());
-        assert!(parse_sprt(&words("elo0=0 elo1=5 gamma=1")).is_err());
+        for bad in [
+            "elo0=5 elo1=0",
+            "elo0=0 elo1=5 alpha=0.6 beta=0.5",
+            "elo1=5",
+            "elo0=0 elo1=5 gamma=1",
+            "elo0=0 elo1=inf",
+            "elo0",
+        ] {
+            assert!(matches!(sprt(bad), Err(ConfigError::Sprt(_))), "{bad}");
+        }
     }
 }

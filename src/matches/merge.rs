@@ -12,12 +12,12 @@ use anyhow::Context;
 
 use super::args::MergeArgs;
 use super::config::Shard;
-use super::info::{EngineInfo, MatchInfo, Merged};
-use super::json::{self, GameDoc, Report};
-use super::record::{Overruns, Termination, Thinking};
-use super::report;
-use super::stats::Sprt;
-use super::tally::{GameSummary, Tally, Uncounted};
+use super::game::record::{Overruns, Termination, Thinking};
+use super::report::info::{EngineInfo, MatchInfo, Merged};
+use super::report::json::{self, GameDoc, Report};
+use super::report::tally::{GameSummary, Tally, Uncounted};
+use super::report::text;
+use super::stats::sprt::Sprt;
 
 /// Why reports cannot be merged.
 #[derive(Debug, thiserror::Error)]
@@ -81,7 +81,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
         .map(|p| read_report(p))
         .collect::<Result<Vec<_>, _>>()?;
     let (info, tally, planned, elapsed) = merge(&reports)?;
-    print!("{}", report::summary(&info, &tally, planned, elapsed));
+    print!("{}", text::summary(&info, &tally, planned, elapsed));
     if let Some(path) = &args.json {
         let doc = json::document(&info, &tally, planned, elapsed);
         std::fs::write(path, doc.pretty())

@@ -14,16 +14,16 @@ use std::time::Instant;
 
 use anyhow::Context;
 
-use super::config::{Config, Proto};
-use super::dialect::option_lines;
-use super::openings;
-use super::pgn;
-use super::process::Registry;
-use super::record::{GameJob, NotCounted, Played};
-use super::referee::Referee;
-use super::report;
-use super::slot::{Slot, start_engine};
-use super::tally::{GameSummary, Tally, Uncounted};
+use super::config::Config;
+use super::engine::process::Registry;
+use super::engine::slot::Slot;
+use super::game::record::{GameJob, NotCounted, Played};
+use super::game::referee::Referee;
+use super::openings::Opening;
+use super::openings::pairs::{digest, for_pairs};
+use super::report::pgn;
+use super::report::tally::{GameSummary, Tally, Uncounted};
+use super::report::text;
 
 /// The outcome of a match.
 pub struct MatchSummary {
@@ -32,13 +32,13 @@ pub struct MatchSummary {
     /// The games this run was to play (its slice's, with `--shard`).
     pub planned: usize,
     pub elapsed_s: f64,
-    /// [`openings::digest`] of the whole match's openings.
+    /// [`digest`] of the whole match's openings.
     pub openings_digest: u64,
 }
 
 /// The schedule: for each pair, for each pairing, a game with the first
 /// engine as White and one with colours reversed, over the same opening.
-pub fn schedule(config: &Config, openings: &[Arc<openings::Opening>]) -> Vec<GameJob> {
+pub fn schedule(config: &Config, openings: &[Arc<Opening>]) -> Vec<GameJob> {
     let games = config.games as usize;
     let mut jobs = Vec::with_capacity(games * (config.engines.len() - 1));
     for (pair, opening) in openings.iter().enumerate() {
@@ -171,15 +171,17 @@ pub fn run_match(config: &Config) -> anyhow::Result<MatchSummary> {
 /// the options it does not list and the errors it reports. These
 /// processes then serve the first worker; the names are the engines'
 /// display names.
-fn start_engines(config: &Config, registry: &Arc<Registry>) -> anyhow::Result<(Slot, Vec<String>)> {
-    let count = config.engines.len();
-    let mut first_slot = Slot::new(count);
+fn start_engines<'a>(
+    config: &'a Config,
+    registry: &'a Arc<Registry>,
+) -> anyhow::Result<(Slot<'a>, Vec<String>)> {
+    let mut first_slot = config.slot(registry);
     let mut id_names = Vec::new();
-    for i in 0..count {
-        let spec = &config.engines[i];
-        let mut process = start_engine(config, i, registry)
+    for (i, spec) in config.engines.iter().enumerate() {
+        let process = first_slot
+            .start(i)
             .with_context(|| format!("engine {} (`{}`)", i + 1, spec.cmd.display()))?;
-        for line in option_lines(config, i) {
+        for line in spec.setup_lines(&config.rule_set) {
             let name = line
                 .trim_start_matches("setoption name ")
                 .split(" value ")
@@ -205,7 +207,6 @@ fn start_engines(config: &Config, registry: &Arc<Registry>) -> anyhow::Result<(S
             );
         }
         id_names.push(process.id_name.clone());
-        first_slot.engines[i] = Some(process);
     }
     Ok((first_slot, names(config, &id_names)))
 }
@@ -215,23 +216,19 @@ fn start_engines(config: &Config, registry: &Arc<Registry>) -> anyhow::Result<(S
 /// an error for an opening an engine's protocol cannot be sent.
 fn plan_games(config: &Config) -> anyhow::Result<(Vec<GameJob>, u64)> {
     let pairs = config.games.div_ceil(2) as usize;
-    let openings = openings::for_pairs(&config.openings, &config.rules, config.seed, pairs)?;
-    if let Some(spec) = config.engines.iter().find(|e| e.proto == Proto::Gbgp)
-        && openings.iter().any(|o| o.fen.is_some())
-    {
-        anyhow::bail!(
-            "engine `{}` speaks gbgp, whose FEN has no hands: use openings from the start position",
-            spec.name
-                .as_deref()
-                .unwrap_or(&spec.cmd.display().to_string())
-        );
+    let openings = for_pairs(&config.openings, &config.rule_set.rules, config.seed, pairs)?;
+    for spec in &config.engines {
+        if let Some(problem) = openings.iter().find_map(|o| spec.dialect.refuses(o)) {
+            let (name, proto) = (spec.label(), spec.dialect.name());
+            anyhow::bail!("engine `{name}` speaks {proto}, {problem}");
+        }
     }
     let mut jobs = schedule(config, &openings);
     if let Some(shard) = config.shard {
         // Game numbers stay those of the whole match.
         jobs.retain(|job| shard.holds(job.pair));
     }
-    Ok((jobs, openings::digest(&openings)))
+    Ok((jobs, digest(&openings)))
 }
 
 /// Plays `jobs` on `--concurrency` worker threads (the first with
@@ -251,7 +248,6 @@ fn play_games(
     let referee = Referee {
         config,
         names,
-        registry,
         stop: &stop,
     };
     let mut started_workers = 0;
@@ -260,9 +256,7 @@ fn play_games(
         let mut first_slot = Some(first_slot);
         for w in 0..workers {
             let tx = tx.clone();
-            let mut slot = first_slot
-                .take()
-                .unwrap_or_else(|| Slot::new(config.engines.len()));
+            let mut slot = first_slot.take().unwrap_or_else(|| config.slot(registry));
             let (referee, stop, next_job) = (&referee, &stop, &next_job);
             let spawned = std::thread::Builder::new()
                 .name(format!("match-slot-{w}"))
@@ -376,7 +370,7 @@ impl<'a> Results<'a> {
     /// Prints the progress line after the game just added.
     fn progress(&mut self) {
         let last = self.tally.games.last().expect("just added");
-        let line = report::progress_line(
+        let line = text::progress_line(
             self.config.sprt,
             self.names,
             &self.tally,

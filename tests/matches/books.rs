@@ -12,7 +12,7 @@ use mulino::book::generate::{canonical, search_limits};
 use mulino::book::{BookSpec, Check, DEFAULT_THRESHOLD, Method, Progress, generate};
 use mulino::core::{Color, Position, Variant};
 use mulino::engine::Engine;
-use mulino::matches::openings::{BookLine, load_book, parse_line};
+use mulino::matches::openings::book::{BookLine, load_book, parse_line};
 
 use crate::matching::{MULINO, Scratch};
 

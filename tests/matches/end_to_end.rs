@@ -7,7 +7,8 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::matching::*;
-use mulino::matches::stats::{Pentanomial, Sprt};
+use mulino::matches::stats::elo::Pentanomial;
+use mulino::matches::stats::sprt::Sprt;
 use serde_json::Value;
 
 #[test]
@@ -443,11 +444,11 @@ fn the_databases_adjudicate_games() {
         }
     }
     // Refused before any game: a directory without databases, a mode
-    // that does not exist, rules the databases do not fit.
-    for extra in [
-        "--tb {scratch}",
-        "--tb {tb} --tb-adjudicate sometimes",
-        "--tb {tb} --variant russian",
+    // that does not exist (a usage error), rules the databases do not fit.
+    for (extra, status) in [
+        ("--tb {scratch}", 1),
+        ("--tb {tb} --tb-adjudicate sometimes", 2),
+        ("--tb {tb} --variant russian", 1),
     ] {
         let output = Command::new(MULINO)
             .arg("match")
@@ -461,7 +462,7 @@ fn the_databases_adjudicate_games() {
             ))
             .output()
             .expect("run mulino match");
-        assert_eq!(output.status.code(), Some(1), "{extra}");
+        assert_eq!(output.status.code(), Some(status), "{extra}");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains("--tb"), "{extra}: {stderr}");
     }

@@ -201,13 +201,14 @@ fn refusals(dir: &Scratch, shards: &[String]) {
     failed(&[&garbage], "is not a report");
 }
 
-/// What `--shard` needs, refused before any game.
+/// What `--shard` needs, refused before any game; a slice that does
+/// not exist is a usage error.
 #[test]
 fn a_shard_needs_a_seed_and_a_report() {
-    for (extra, expected) in [
-        ("--shard 1/2 --json x.json", "needs --seed"),
-        ("--shard 1/2 --seed 1", "needs --json"),
-        ("--shard 3/2 --seed 1 --json x.json", "--shard"),
+    for (extra, expected, status) in [
+        ("--shard 1/2 --json x.json", "needs --seed", 1),
+        ("--shard 1/2 --seed 1", "needs --json", 1),
+        ("--shard 3/2 --seed 1 --json x.json", "--shard", 2),
     ] {
         let out = Command::new(MULINO)
             .arg("match")
@@ -217,7 +218,7 @@ fn a_shard_needs_a_seed_and_a_report() {
             ))
             .output()
             .expect("run mulino match");
-        assert_eq!(out.status.code(), Some(1), "{extra}");
+        assert_eq!(out.status.code(), Some(status), "{extra}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains(expected), "{extra}: {stderr}");
     }

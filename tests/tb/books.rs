@@ -9,7 +9,7 @@ use std::sync::Arc;
 use mulino::book::generate::canonical;
 use mulino::book::{BookSpec, Method, generate};
 use mulino::core::{Position, Rules, Variant};
-use mulino::matches::openings::parse_line;
+use mulino::matches::openings::book::parse_line;
 use mulino::tb::probe::Tablebases;
 use mulino::tb::{NMoveLimits, Wdl};
 

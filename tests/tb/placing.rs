@@ -10,7 +10,7 @@ use std::path::Path;
 use crate::common::{Engine, bestmove_of};
 use crate::fixture;
 use mulino::core::{Move, MoveList, Outcome, Position, Rules};
-use mulino::matches::adjudicate::{TbAdjudication, TbMode};
+use mulino::matches::rules::adjudicate::{TbAdjudication, TbMode};
 use mulino::tb::placing::build::{PlacingOptions, build_layer};
 use mulino::tb::placing::verify::verify_layer;
 use mulino::tb::placing::{LAYERS, Layer, PlacingLoaded, get, wdl};

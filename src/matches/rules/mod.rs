@@ -1,9 +1,38 @@
-//! The referee's rules: a variant plus `--rule NAME=VALUE` overrides, by
-//! the names of the engine's rule options (sent to every engine as
-//! `setoption` too, so the referee and the engines play the same game).
+//! The rules a match is played by: a variant plus `--rule NAME=VALUE`
+//! overrides, by the names of the engine's rule options (sent to every
+//! engine too, each in its dialect's terms, so the referee and the engines
+//! play the same game); and the endgame databases that may end a game
+//! early ([`adjudicate`]).
+
+pub mod adjudicate;
 
 use crate::core::options::{BadValue, RuleOption};
 use crate::core::{Rules, Variant};
+
+/// The rules as `--variant` and `--rule` give them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleSet {
+    pub variant: Variant,
+    /// The overrides with their canonical names, in order.
+    pub overrides: Vec<(String, String)>,
+    /// The variant's rules with the overrides applied: what the referee
+    /// applies.
+    pub rules: Rules,
+}
+
+impl RuleSet {
+    /// `variant` with `overrides` applied in order.
+    pub fn new(variant: Variant, overrides: &[(RuleOption, String)]) -> Result<RuleSet, RuleError> {
+        Ok(RuleSet {
+            variant,
+            rules: build_rules(variant, overrides)?,
+            overrides: overrides
+                .iter()
+                .map(|(option, value)| (option.name().to_string(), value.clone()))
+                .collect(),
+        })
+    }
+}
 
 /// The rule options' names, as `uci` lists them.
 fn rule_names() -> String {

@@ -6,8 +6,10 @@
 
 use std::fmt::Write as _;
 
-use super::config::{Config, EngineSpec, Limits, Shard};
-use super::stats::Sprt;
+use crate::matches::config::{Config, Shard};
+use crate::matches::engine::limits::Limits;
+use crate::matches::engine::spec::EngineSpec;
+use crate::matches::stats::sprt::Sprt;
 
 /// One engine, as the reports name it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,8 +61,8 @@ impl MatchInfo {
     pub fn from_config(config: &Config, names: &[String], openings_digest: u64) -> MatchInfo {
         MatchInfo {
             event: config.event.clone(),
-            variant: config.variant.name().to_string(),
-            rule_overrides: config.rule_overrides.clone(),
+            variant: config.rule_set.variant.name().to_string(),
+            rule_overrides: config.rule_set.overrides.clone(),
             tb: config
                 .tb
                 .as_ref()
@@ -76,7 +78,7 @@ impl MatchInfo {
                     name: name.clone(),
                     cmd: spec.cmd.display().to_string(),
                     limits: spec.limits.describe(),
-                    proto: spec.proto.name().to_string(),
+                    proto: spec.dialect.name().to_string(),
                 })
                 .collect(),
             shard: config.shard,
@@ -96,7 +98,8 @@ fn settings(config: &Config, names: &[String], openings_digest: u64) -> Vec<(Str
         out.push((format!("engine {}", i + 1), engine_words(spec, name)));
     }
     let rules: Vec<String> = config
-        .rule_overrides
+        .rule_set
+        .overrides
         .iter()
         .map(|(n, v)| format!("{n}={v}"))
         .collect();
@@ -111,7 +114,7 @@ fn settings(config: &Config, names: &[String], openings_digest: u64) -> Vec<(Str
     });
     out.extend([
         ("games".into(), config.games.to_string()),
-        ("variant".into(), config.variant.name().to_string()),
+        ("variant".into(), config.rule_set.variant.name().to_string()),
         ("rules".into(), rules.join(" ")),
         ("seed".into(), config.seed.to_string()),
         ("openings".into(), openings_words(config)),
@@ -135,7 +138,7 @@ fn engine_words(spec: &EngineSpec, name: &str) -> String {
     if let Some(dir) = &spec.dir {
         let _ = write!(s, " dir={}", dir.display());
     }
-    let _ = write!(s, " proto={}", spec.proto.name());
+    let _ = write!(s, " proto={}", spec.dialect.name());
     if let Some(margin) = spec.margin {
         let _ = write!(s, " margin={margin}");
     }

@@ -6,10 +6,9 @@
 
 use std::time::{Duration, Instant, SystemTime};
 
-use super::record::{
-    EngineScore, GameJob, GameRecord, MoveRecord, Overruns, Termination, Thinking,
-};
+use super::record::{GameJob, GameRecord, MoveRecord, Overruns, Termination, Thinking};
 use crate::core::{Color, Move};
+use crate::matches::engine::dialect::EngineScore;
 
 /// How many engine error lines a game record keeps.
 const MAX_COMPLAINTS: usize = 20;

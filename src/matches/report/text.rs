@@ -5,8 +5,9 @@
 use std::fmt::Write as _;
 
 use super::info::MatchInfo;
-use super::stats::{Sprt, Wdl, elo_estimate};
 use super::tally::{GameSummary, PairingTally, Tally};
+use crate::matches::stats::elo::{Wdl, elo_estimate};
+use crate::matches::stats::sprt::Sprt;
 
 /// `5.5-6.5 [0.458]`
 fn score_text(w: &Wdl) -> String {

@@ -4,34 +4,42 @@
 //! the engines, checks their answers and applies the rules; what the game
 //! leaves behind is kept by a [`GameRecorder`].
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::config::{Config, EngineSpec, Proto};
-use super::dialect::{Reply, go_line, position_line, read_reply};
-use super::process::{EngineProcess, Failure, Registry};
 use super::record::{Fault, GameJob, NotCounted, Played, Termination};
 use super::recorder::{GameRecorder, Search};
-use super::sanmill;
-use super::slot::{Slot, StartError};
 use crate::core::{Color, Game, Move};
+use crate::matches::config::Config;
+use crate::matches::engine::dialect::{Disagreement, Reply};
+use crate::matches::engine::process::{EngineProcess, Failure};
+use crate::matches::engine::slot::{Slot, StartError};
+use crate::matches::engine::spec::EngineSpec;
 
 /// What a worker needs besides its slot.
 pub struct Referee<'a> {
     pub config: &'a Config,
     pub names: &'a [String],
-    pub registry: &'a Arc<Registry>,
     /// Set when the match is over (SPRT decided or an error): games in
     /// progress are abandoned.
     pub stop: &'a AtomicBool,
 }
 
-/// Why a game could not start: an engine that did not (a forfeit), or
-/// one that does not play the referee's rules (the game is not counted).
+/// Why a game could not start: an engine that did not (a forfeit, with
+/// what happened), or one that does not play the referee's rules (the
+/// game is not counted).
 enum Unready {
-    Start(StartError),
+    Forfeit(Fault, String),
     Rules(String),
+}
+
+impl From<StartError> for Unready {
+    fn from(e: StartError) -> Unready {
+        match e {
+            StartError::Crashed(detail) => Unready::Forfeit(Fault::Crash, detail),
+            StartError::Silent(detail) => Unready::Forfeit(Fault::Hang, detail),
+        }
+    }
 }
 
 /// How the wait for `bestmove` ended badly.
@@ -148,7 +156,7 @@ impl Referee<'_> {
     /// the match stopped.
     pub fn play(&self, job: &GameJob, slot: &mut Slot) -> Option<Played> {
         let mut recorder = GameRecorder::new(job);
-        let mut game: Game = job.opening.game(&self.config.rules);
+        let mut game: Game = job.opening.game(&self.config.rule_set.rules);
         if let Some(tb) = &self.config.tb {
             let value = tb.perfect_winner(game.position());
             recorder.set_opening_value(
@@ -160,12 +168,9 @@ impl Referee<'_> {
             .and_then(|()| self.agree_on_rules(job, slot, &game));
         match started {
             Ok(()) => {}
-            Err((side, Unready::Start(e))) => {
-                let termination = Termination::Fault {
-                    side,
-                    fault: e.fault,
-                };
-                let detail = format!("{}: {e}", self.who(job, side));
+            Err((side, Unready::Forfeit(fault, what))) => {
+                let termination = Termination::Fault { side, fault };
+                let detail = format!("{}: {what}", self.who(job, side));
                 return Some(Played::Game(recorder.finish(termination, detail)));
             }
             Err((side, Unready::Rules(what))) => {
@@ -195,11 +200,10 @@ impl Referee<'_> {
         }
     }
 
-    /// Asks each Sanmill engine for its state at the game's first
-    /// position (`statejson`: its rule options, the position, its legal
-    /// moves) and compares it with the referee's. Other protocols list
-    /// neither: mulino's takes the referee's own rule options, GBGP knows
-    /// only its two games.
+    /// Asks each engine whose dialect can say (Sanmill's `statejson`)
+    /// whether it plays the referee's rules at the game's first position.
+    /// Other dialects say nothing of it: mulino's takes the referee's own
+    /// rule options, GBGP knows only its two games.
     fn agree_on_rules(
         &self,
         job: &GameJob,
@@ -207,52 +211,29 @@ impl Referee<'_> {
         game: &Game,
     ) -> Result<(), (Color, Unready)> {
         let config = self.config;
-        let moves: Vec<Move> = job.opening.moves.clone();
         for side in Color::ALL {
             let index = job.engine(side);
-            if config.engines[index].proto != Proto::Sanmill {
-                continue;
-            }
-            let Some(engine) = slot.engines[index].as_mut() else {
+            let dialect = config.engines[index].dialect;
+            let Some(engine) = slot.engine(index) else {
                 continue;
             };
-            let setup = position_line(Proto::Sanmill, job.opening.fen.as_deref(), &moves);
-            engine.send(&format!("{setup}\nstatejson"));
-            let deadline = Instant::now() + config.init_timeout;
-            let state = loop {
-                let line = match engine.recv(deadline) {
-                    Ok((line, _)) => line,
-                    Err(f) => {
+            let rules = &config.rule_set.rules;
+            let timeout = config.init_timeout;
+            let unready =
+                match dialect.agree_on_rules(engine, rules, &job.opening, game.position(), timeout)
+                {
+                    Ok(()) => continue,
+                    Err(Disagreement::Gone(what)) => {
                         slot.discard(index);
-                        let e = match f {
-                            Failure::Gone(how) => StartError {
-                                fault: Fault::Crash,
-                                detail: format!("{how} before answering `statejson`"),
-                            },
-                            Failure::Timeout => {
-                                let what = format!(
-                                    "did not answer `statejson` within {} ms: the rules it plays are unknown",
-                                    config.init_timeout.as_millis()
-                                );
-                                return Err((side, Unready::Rules(what)));
-                            }
-                        };
-                        return Err((side, Unready::Start(e)));
+                        Unready::Forfeit(Fault::Crash, what)
                     }
+                    Err(Disagreement::Silent(what)) => {
+                        slot.discard(index);
+                        Unready::Rules(what)
+                    }
+                    Err(Disagreement::Rules(what)) => Unready::Rules(what),
                 };
-                if let Some((_, json)) = line.split_once("sanmill_state ") {
-                    break serde_json::from_str(json).unwrap_or_default();
-                }
-                if line.contains("unknown command") {
-                    let what = format!("cannot report its rules (`{line}`)");
-                    return Err((side, Unready::Rules(what)));
-                }
-            };
-            if let Some(what) = sanmill::disagreement(&config.rules, game.position(), &state) {
-                let what =
-                    format!("does not play the referee's rules at the first position: it {what}");
-                return Err((side, Unready::Rules(what)));
-            }
+            return Err((side, unready));
         }
         Ok(())
     }
@@ -271,9 +252,9 @@ impl Referee<'_> {
         recorder: &mut GameRecorder,
     ) -> Result<(), (Color, Unready)> {
         for side in Color::ALL {
-            slot.prepare(self.config, job.engine(side), self.registry)
-                .map_err(|e| (side, Unready::Start(e)))?;
-            if let Some(engine) = slot.engines[job.engine(side)].as_mut() {
+            slot.prepare(job.engine(side))
+                .map_err(|e| (side, Unready::from(e)))?;
+            if let Some(engine) = slot.engine(job.engine(side)) {
                 recorder.note(side, engine.take_errors());
             }
         }
@@ -296,7 +277,7 @@ impl Referee<'_> {
         let verdict = config
             .tb
             .as_ref()
-            .and_then(|t| t.verdict(&config.rules, game.position()))?;
+            .and_then(|t| t.verdict(&config.rule_set.rules, game.position()))?;
         let termination = Termination::Adjudicated {
             winner: verdict.winner,
         };
@@ -317,15 +298,17 @@ impl Referee<'_> {
         let config = self.config;
         let side = game.position().side_to_move();
         let spec = &config.engines[job.engine(side)];
-        let Some(engine) = slot.engines[job.engine(side)].as_mut() else {
+        let Some(engine) = slot.engine(job.engine(side)) else {
             return Err(Forfeit::new(Fault::Crash, "has no process".into()));
         };
         if let Err(Failure::Gone(how)) = engine.drain() {
             return Err(Forfeit::crashed(&how));
         }
         let fen = job.opening.fen.as_deref();
-        let setup = position_line(spec.proto, fen, &recorder.moves_so_far());
-        let go = go_line(spec.proto, &spec.limits, &clocks.left, &clocks.inc);
+        let setup = spec.dialect.position_line(fen, &recorder.moves_so_far());
+        let go = spec
+            .dialect
+            .go_line(&spec.limits, &clocks.left, &clocks.inc);
         let sent = Instant::now();
         // One write for both lines: half the wake-ups and system calls.
         engine.send(&format!("{setup}\n{go}"));
@@ -358,7 +341,7 @@ impl Referee<'_> {
                 explained(what, &heard.said),
             ));
         }
-        let owes_removal = before.is_half_turn(&config.rules, mv);
+        let owes_removal = before.is_half_turn(&config.rule_set.rules, mv);
         recorder.add_move(side, mv, heard.search, elapsed, owes_removal);
         Ok(())
     }
@@ -422,7 +405,7 @@ fn wait_for_answer(
 ) -> Result<Answer, Wait> {
     loop {
         match engine.recv(deadline) {
-            Ok((line, at)) => match read_reply(spec.proto, &line, side) {
+            Ok((line, at)) => match spec.dialect.read_reply(&line, side) {
                 Reply::Info { depth, score, said } => {
                     if said {
                         heard.said = Some(shorten(&line, 120));

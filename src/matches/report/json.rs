@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::info::{EngineInfo, MatchInfo};
-use super::stats::{Wdl, elo_estimate};
 use super::tally::{EngineTally, GameSummary, PairingTally, Tally};
+use crate::matches::stats::elo::{Wdl, elo_estimate};
 
 /// The whole report.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -4,8 +4,9 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use super::openings::Opening;
 use crate::core::{Color, DrawReason, Move, Outcome};
+use crate::matches::engine::dialect::EngineScore;
+use crate::matches::openings::Opening;
 
 /// One game to play.
 #[derive(Clone, Debug)]
@@ -28,27 +29,6 @@ impl GameJob {
         match side {
             Color::White => self.white,
             Color::Black => self.black,
-        }
-    }
-}
-
-/// An engine's evaluation, from the side to move's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EngineScore {
-    /// Centipawns, the protocol's unit (about 100 to a piece).
-    Cp(i32),
-    /// Mate in N moves (negative: being mated).
-    Mate(i32),
-}
-
-impl EngineScore {
-    /// `+0.35`, `-1.00`, `+M3`, `-M2`.
-    pub fn text(self) -> String {
-        match self {
-            EngineScore::Cp(cp) => format!("{:+.2}", cp as f64 / 100.0),
-            // `unsigned_abs`: an engine may say `mate -2147483648`.
-            EngineScore::Mate(n) if n < 0 => format!("-M{}", n.unsigned_abs()),
-            EngineScore::Mate(n) => format!("+M{n}"),
         }
     }
 }

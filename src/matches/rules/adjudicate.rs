@@ -20,8 +20,9 @@ use crate::core::{Color, Position, Rules};
 use crate::tb::Wdl;
 use crate::tb::probe::Tablebases;
 
-/// Which database values end a game.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Which database values end a game (`--tb-adjudicate`, by the names of
+/// [`TbMode::name`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum TbMode {
     /// Wins, losses and draws.
     #[default]
@@ -38,20 +39,6 @@ impl TbMode {
             TbMode::Both => "both",
             TbMode::WinLoss => "win-loss",
             TbMode::Draw => "draw",
-        }
-    }
-}
-
-impl std::str::FromStr for TbMode {
-    type Err = ();
-
-    /// `both`, `win-loss` or `draw`, in any case.
-    fn from_str(text: &str) -> Result<TbMode, ()> {
-        match text.to_ascii_lowercase().as_str() {
-            "both" => Ok(TbMode::Both),
-            "win-loss" => Ok(TbMode::WinLoss),
-            "draw" => Ok(TbMode::Draw),
-            _ => Err(()),
         }
     }
 }

@@ -5,9 +5,9 @@
 use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::config::Config;
-use super::record::GameRecord;
 use crate::core::{Color, Game, Move, Position};
+use crate::matches::config::Config;
+use crate::matches::game::record::GameRecord;
 
 /// Movetext lines are wrapped before this many characters.
 const LINE_WIDTH: usize = 80;
@@ -63,7 +63,7 @@ fn numbered(pos: &Position, previous: Option<Color>, mv: Move) -> String {
 
 /// One game as a PGN record, ending with a blank line.
 pub fn format_game(game: &GameRecord, config: &Config, names: &[String]) -> String {
-    let rules = &config.rules;
+    let rules = &config.rule_set.rules;
     let mut tags: Vec<(&str, String)> = vec![
         ("Event", config.event.clone()),
         ("Site", "?".into()),
@@ -72,11 +72,12 @@ pub fn format_game(game: &GameRecord, config: &Config, names: &[String]) -> Stri
         ("White", names[game.job.white].clone()),
         ("Black", names[game.job.black].clone()),
         ("Result", game.termination.result_text().into()),
-        ("Variant", config.variant.name().into()),
+        ("Variant", config.rule_set.variant.name().into()),
     ];
-    if !config.rule_overrides.is_empty() {
+    if !config.rule_set.overrides.is_empty() {
         let rules_text: Vec<String> = config
-            .rule_overrides
+            .rule_set
+            .overrides
             .iter()
             .map(|(n, v)| format!("{n}={v}"))
             .collect();

@@ -5,9 +5,10 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
-use super::record::{Fault, GameRecord, NotCounted, Overruns, Thinking};
-use super::stats::{Decision, Pentanomial, Sprt, Wdl};
 use crate::core::Color;
+use crate::matches::game::record::{Fault, GameRecord, NotCounted, Overruns, Thinking};
+use crate::matches::stats::elo::{Pentanomial, Wdl};
+use crate::matches::stats::sprt::{Decision, Sprt};
 
 /// One engine's results, from its own point of view.
 #[derive(Clone, Copy, Debug, Default)]

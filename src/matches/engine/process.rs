@@ -10,13 +10,12 @@
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-use super::config::{EngineSpec, Proto};
 
 /// Longest line kept from an engine; the rest of a longer line is dropped.
 pub const MAX_LINE: usize = 16 * 1024;
@@ -152,15 +151,20 @@ pub struct EngineProcess {
 }
 
 impl EngineProcess {
-    /// Starts the process (no handshake yet).
-    pub fn spawn(spec: &EngineSpec, registry: &Arc<Registry>) -> std::io::Result<EngineProcess> {
-        let mut command = Command::new(&spec.cmd);
+    /// Starts the program `cmd` with `args` in `dir` (no handshake yet).
+    pub fn spawn(
+        cmd: &Path,
+        args: &[String],
+        dir: Option<&Path>,
+        registry: &Arc<Registry>,
+    ) -> std::io::Result<EngineProcess> {
+        let mut command = Command::new(cmd);
         command
-            .args(&spec.args)
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
-        if let Some(dir) = &spec.dir {
+        if let Some(dir) = dir {
             command.current_dir(dir);
         }
         let mut child = command.spawn()?;
@@ -278,11 +282,14 @@ impl EngineProcess {
         }
     }
 
-    /// `uci` ... `uciok` (GBGP: `gbgp` ... `gbgpok`), noting `id name`
-    /// and the listed options.
-    pub fn handshake(&mut self, timeout: Duration, proto: Proto) -> Result<(), Failure> {
+    /// `hello` ... `done` (`uci` ... `uciok`, GBGP's `gbgp` ... `gbgpok`),
+    /// noting `id name` and the listed options.
+    pub fn handshake(
+        &mut self,
+        timeout: Duration,
+        (hello, done): (&str, &str),
+    ) -> Result<(), Failure> {
         let deadline = Instant::now() + timeout;
-        let (hello, done) = proto.hello();
         self.send(hello);
         loop {
             let (line, _) = self.recv(deadline)?;
@@ -408,7 +415,6 @@ fn read_capped_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Re
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::config::Limits;
 
     #[cfg(target_os = "linux")]
     fn running(pid: u32) -> bool {
@@ -418,17 +424,8 @@ mod tests {
     /// `sleep` reads no input and ignores `quit`: only a kill ends it.
     #[cfg(target_os = "linux")]
     fn sleeper(registry: &Arc<Registry>) -> EngineProcess {
-        let spec = EngineSpec {
-            cmd: "sleep".into(),
-            name: None,
-            args: vec!["30".into()],
-            dir: None,
-            options: Vec::new(),
-            limits: Limits::default(),
-            proto: Proto::Mulino,
-            margin: None,
-        };
-        EngineProcess::spawn(&spec, registry).expect("sleep starts")
+        EngineProcess::spawn(Path::new("sleep"), &["30".into()], None, registry)
+            .expect("sleep starts")
     }
 
     #[cfg(target_os = "linux")]

@@ -461,7 +461,21 @@ impl Subspace {
 
     /// Calls `f(index, minor)` for every slot of class `class`, in index
     /// order.
-    pub fn for_each_in_class(&self, class: usize, mut f: impl FnMut(u64, Bitboard)) {
+    pub fn for_each_in_class(&self, class: usize, f: impl FnMut(u64, Bitboard)) {
+        self.for_each_in_class_between(class, 0..self.per_class, f);
+    }
+
+    /// [`Subspace::for_each_in_class`] for the slots of the class whose
+    /// ranks (index within the class) lie in `ranks`.
+    pub fn for_each_in_class_between(
+        &self,
+        class: usize,
+        ranks: std::ops::Range<u64>,
+        mut f: impl FnMut(u64, Bitboard),
+    ) {
+        if ranks.start >= ranks.end.min(self.per_class) {
+            return;
+        }
         let major = self.sets.canon[class];
         let mut free = [0u8; 24];
         let mut n = 0;
@@ -479,9 +493,10 @@ impl Subspace {
         }
         // Gosper's hack walks the k-subsets of the n free points in colex
         // (= numeric) order, which is rank order.
-        let mut compact: u32 = (1 << k) - 1;
-        let mut rank = 0;
-        while compact < 1 << n {
+        let mut compact: u32 = colex_unrank(ranks.start, k as usize);
+        let mut rank = ranks.start;
+        let end = ranks.end.min(self.per_class);
+        while compact < 1 << n && rank < end {
             let mut minor = 0u32;
             let mut rest = compact;
             while rest != 0 {

@@ -17,6 +17,8 @@
 //!   a position from files that pass their checksum first; `root`: one
 //!   probe of a root and its moves for every caller. The reader needs
 //!   nothing of the builders.
+//! - `pack`: the packed folders (compressed blocks, read by range
+//!   requests too), under `probe` as the mapped files are.
 //! - The two phases, shaped alike, each with its `build` and `verify`:
 //!   `moving` (and its `nmove_check`) and `placing`, built backward from
 //!   the moving phase.
@@ -29,6 +31,7 @@ pub mod index;
 pub mod mapped;
 pub mod moving;
 pub mod nmove;
+pub mod pack;
 pub mod placing;
 pub mod probe;
 pub mod root;

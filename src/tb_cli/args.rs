@@ -31,6 +31,60 @@ pub enum TbCommand {
     /// Sample the endgame benchmark's positions (`mulino endgames`) from
     /// the files: won and drawn, each with a move that throws it away.
     Endgames(endgames::EndgamesArgs),
+    /// Pack the `.wdz` files of one N-move rule and the placing layers
+    /// into a folder of small compressed blocks, for any static web host
+    /// (docs/databases.md, "Packed folders").
+    Pack(PackArgs),
+    /// Compare every position of a folder's files with a packed folder
+    /// made from them.
+    Compare(CompareArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct PackArgs {
+    /// The folder of the files to pack.
+    #[arg(long)]
+    pub dir: PathBuf,
+    /// The packed folder to write (new, or without a manifest yet).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Worker threads.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Slots a block holds (a power of two from 4096 to 1048576).
+    #[arg(long, default_value_t = crate::tb::pack::write::DEFAULT_BLOCK_SLOTS,
+          value_parser = parse_block_slots, hide = true)]
+    pub block_slots: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// The folder of the files the pack was made from.
+    #[arg(long)]
+    pub dir: PathBuf,
+    /// The packed folder.
+    #[arg(long)]
+    pub pack: PathBuf,
+    /// Worker threads.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Only these tables (`W-B` or `place-K`, comma-separated); default:
+    /// every table of the pack.
+    #[arg(long, value_delimiter = ',')]
+    pub tables: Vec<String>,
+    /// The decoded blocks kept in memory, GiB (a derived table's check
+    /// wants the tables it reads decoded whole).
+    #[arg(long, default_value_t = 8.0)]
+    pub cache: f64,
+}
+
+/// A block size: a power of two from 4096 to 1048576 slots.
+fn parse_block_slots(s: &str) -> Result<u64, String> {
+    s.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|n| n.is_power_of_two() && (1 << 12..=1 << 20).contains(n))
+        .ok_or_else(|| format!("`{s}`: a power of two from 4096 to 1048576"))
 }
 
 #[derive(Args, Debug)]

@@ -11,10 +11,14 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 mod args;
 mod endgames;
+mod pack;
 mod placing;
 mod progress;
 
-pub use args::{BuildArgs, CommonArgs, Files, NmoveArgs, StatsArgs, TbArgs, TbCommand, VerifyArgs};
+pub use args::{
+    BuildArgs, CommonArgs, CompareArgs, Files, NmoveArgs, PackArgs, StatsArgs, TbArgs, TbCommand,
+    VerifyArgs,
+};
 
 use crate::core::Variant;
 use crate::tb::NMoveLimits;
@@ -34,6 +38,8 @@ pub fn run(args: TbArgs) -> Result<()> {
         TbCommand::Stats(a) => run_stats(a),
         TbCommand::Endgames(a) => endgames::run(&a),
         TbCommand::Nmove(a) => run_nmove(a),
+        TbCommand::Pack(a) => pack::run_pack(a),
+        TbCommand::Compare(a) => pack::run_compare(a),
     }
 }
 
@@ -77,7 +83,7 @@ fn selected(common: &CommonArgs) -> Result<Vec<(u8, u8)>> {
 }
 
 /// A progress bar on stderr (hidden when stderr is not a terminal).
-fn bar() -> ProgressBar {
+pub(crate) fn bar() -> ProgressBar {
     let pb = ProgressBar::new(0);
     pb.set_style(style(true));
     pb
@@ -105,7 +111,7 @@ fn style(with_total: bool) -> ProgressStyle {
 /// Shows a build's events on `pb`; where stderr is not a terminal (a
 /// build run in the background with its output in a log), where the bar
 /// is hidden, also a line at most once a minute.
-fn on_event(pb: &ProgressBar) -> impl Fn(Event) + Sync + '_ {
+pub(crate) fn on_event(pb: &ProgressBar) -> impl Fn(Event) + Sync + '_ {
     use std::io::IsTerminal;
     let logged = (!std::io::stderr().is_terminal()).then(|| Mutex::new(Instant::now()));
     move |e| {

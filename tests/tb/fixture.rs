@@ -184,6 +184,33 @@ pub fn wdz_100() -> &'static Path {
     })
 }
 
+/// The `.wdz` files under N-move limits of 100 of every subspace up to
+/// 4-4, and the placing layers 17 to 0 where each side has at most
+/// [`PLACING_MAX`] pieces, built over them: a whole game in miniature,
+/// for the packed folders.
+pub fn wdz_game() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = set_dir("wdz-game-4");
+        for (a, b) in mulino::tb::index::plan(&[(4, 4)]) {
+            build::PairBuild::wdz(rules(), limits(100), a, b, &options(&dir))
+                .run(&|_| {})
+                .unwrap();
+        }
+        let placing = PlacingOptions {
+            dir: dir.clone(),
+            threads: THREADS,
+            max: PLACING_MAX,
+            limits: limits(100),
+            memory: 1 << 30,
+        };
+        for k in (0..LAYERS).rev() {
+            build_layer(rules(), k, &placing, &|_| {}).unwrap();
+        }
+        dir
+    })
+}
+
 fn copy_files(from: &Path, to: &Path, files: &[String]) {
     for file in files {
         std::fs::copy(from.join(file), to.join(file))

@@ -13,6 +13,7 @@ mod books;
 mod fixture;
 mod layout;
 mod moving;
+mod pack;
 mod placing;
 mod play;
 mod wdz;

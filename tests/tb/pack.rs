@@ -135,3 +135,111 @@ fn a_folder_with_a_manifest_is_not_packed_over() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A few hundred positions of each table, drawn from its slots: the
+/// moving phase at counters from 0 to 99, and the placing layers.
+fn sample_positions() -> Vec<mulino::core::Position> {
+    use mulino::tb::pack::layout::Layout;
+    let game = rules().game_rules();
+    let mut out = Vec::new();
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for (own, opp) in mulino::tb::index::plan(&[(4, 4)])
+        .into_iter()
+        .flat_map(|(a, b)| [(a, b), (b, a)])
+    {
+        let layout = Layout::of(TableId::Moving { own, opp });
+        for _ in 0..300 {
+            let slot = next() % layout.slots;
+            layout.for_each(slot..slot + 1, |_, o, p, holds| {
+                let counter = (next() % 100) as u16;
+                if let Some(pos) = rules().position(o, p).filter(|_| holds) {
+                    out.push(pos.with_rule50(counter));
+                }
+            });
+        }
+    }
+    for k in 0..placing::LAYERS {
+        let layer = placing::Layer {
+            k,
+            max: crate::fixture::PLACING_MAX,
+        };
+        let layout = Layout::of(TableId::Placing { k, max: layer.max });
+        for _ in 0..100.min(layout.slots) {
+            let slot = next() % layout.slots.max(1);
+            layout.for_each(slot..slot + 1, |_, o, p, holds| {
+                if let Some(pos) = layer.position(&game, o, p).filter(|_| holds) {
+                    out.push(pos);
+                }
+            });
+        }
+    }
+    out
+}
+
+/// The one root probe answers from the pack as from its source: the
+/// value and every move's, the distances, the moves that keep it.
+#[test]
+fn root_probes_of_a_pack_equal_its_sources() {
+    use mulino::tb::probe::Tablebases;
+    use mulino::tb::root::probe_root;
+    let dir = packed("pack-probes");
+    let game = rules().game_rules();
+    let from_files = Tablebases::under(wdz_game(), rules(), limits(100));
+    let from_pack = Tablebases::under(&dir, rules(), limits(100));
+    assert!(from_pack.pack().is_some());
+    let positions = sample_positions();
+    assert!(positions.len() > 1500, "{}", positions.len());
+    let mut valued = 0;
+    for pos in &positions {
+        let (a, b) = (
+            probe_root(&from_files, &game, pos),
+            probe_root(&from_pack, &game, pos),
+        );
+        assert_eq!(a, b, "{}", pos.fen(&game));
+        valued += a.value.is_some() as usize;
+    }
+    assert!(
+        valued > positions.len() / 2,
+        "{valued} of {}",
+        positions.len()
+    );
+}
+
+/// The engine plays from a packed folder given as its TablebasePath, and
+/// `tbprobe` says what it says from the files.
+#[test]
+fn the_engine_takes_a_packed_folder() {
+    let dir = packed("pack-engine");
+    let game = rules().game_rules();
+    let fens: Vec<String> = sample_positions()
+        .iter()
+        .step_by(97)
+        .map(|p| p.fen(&game))
+        .collect();
+    let answers = |folder: &std::path::Path| -> Vec<Vec<String>> {
+        let mut e = crate::common::Engine::spawn();
+        e.send(&format!(
+            "setoption name TablebasePath value {}",
+            folder.display()
+        ));
+        e.sync();
+        fens.iter()
+            .map(|fen| {
+                e.send(&format!("position fen {fen}"));
+                e.ask("tbprobe")
+            })
+            .collect()
+    };
+    let (files, pack) = (answers(wdz_game()), answers(&dir));
+    assert!(
+        files.iter().any(|a| a[0].starts_with("tbprobe value win")),
+        "{files:?}"
+    );
+    assert_eq!(files, pack);
+}

@@ -293,6 +293,24 @@ impl Packed {
         self.tables.len()
     }
 
+    /// Fetches and checks every stored table's index: how many tables
+    /// (stored and derived) may be used, and what is wrong with the others
+    /// (each also told). An index not at hand yet counts as usable.
+    pub fn check_indexes(&self) -> (usize, Vec<String>) {
+        let mut problems = Vec::new();
+        for (&id, table) in &self.tables {
+            if table.stored.is_some() && self.index(id, table).is_none() && table.bad.load(Relaxed)
+            {
+                problems.push(format!(
+                    "table {} of {}: its index is not used",
+                    id.name(),
+                    self.describe()
+                ));
+            }
+        }
+        (self.tables.len() - problems.len(), problems)
+    }
+
     fn tell(&self, what: &str) {
         if let Some(n) = &self.notify {
             n(what);

@@ -36,6 +36,11 @@ impl Tablebases {
     /// lets play use it if both pass. Returns the number of files play may
     /// use and the problems (each also told).
     pub fn check_all(&self) -> (usize, Vec<String>) {
+        if let Some(pack) = &self.packed {
+            // Its blocks are checked as they are read: here, each table's
+            // index.
+            return pack.check_indexes();
+        }
         let mut files: Vec<(FileId, u64)> = self
             .files()
             .into_iter()

@@ -148,6 +148,9 @@ impl Tablebases {
     /// values are read when probed) and says what is wrong with any: the
     /// number of usable files and the problems.
     pub fn open_all(&self) -> (usize, Vec<String>) {
+        if let Some(pack) = &self.packed {
+            return (pack.table_count(), Vec::new());
+        }
         let mut ok = 0;
         let mut problems = Vec::new();
         if !self.dir.is_dir() {

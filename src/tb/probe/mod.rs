@@ -14,6 +14,7 @@
 
 mod check;
 mod files;
+mod packed;
 
 pub use check::CheckProgress;
 use check::Progress;
@@ -135,6 +136,8 @@ pub struct Tablebases {
     checks_done: (Mutex<bool>, Condvar),
     /// How far the check has come.
     progress: Progress,
+    /// A packed folder (`tb::pack`), read instead of the files.
+    packed: Option<crate::tb::pack::Packed>,
 }
 
 impl std::fmt::Debug for Tablebases {
@@ -183,13 +186,17 @@ impl Tablebases {
             checking: AtomicBool::new(false),
             checks_done: (Mutex::new(true), Condvar::new()),
             progress: Progress::default(),
+            packed: None,
         }
     }
 
     /// The databases in `dir` under `limits`, without the checksum gate
     /// (for builds and checks that read values under N-move rules).
     pub fn under(dir: &Path, rules: TbRules, limits: NMoveLimits) -> Tablebases {
-        Tablebases::with(dir, rules, limits, false, None)
+        let tables = Tablebases::with(dir, rules, limits, false, None);
+        // A packed folder that does not open holds nothing (`open_all`
+        // says why).
+        Tablebases::with_pack_in(tables).unwrap_or_else(|(tables, _)| tables)
     }
 
     /// The databases in `dir` for play under `rules` (their moving-phase
@@ -204,6 +211,10 @@ impl Tablebases {
     ) -> Result<Tablebases, TbError> {
         let tb_rules = TbRules::from_rules(rules)?;
         let tables = Tablebases::with(dir, tb_rules, NMoveLimits::of(rules), true, notify);
+        let tables = Tablebases::with_pack_in(tables).map_err(|(_, e)| e)?;
+        if tables.packed.is_some() {
+            return Ok(tables);
+        }
         if !dir.is_dir() {
             return Err(TbError::Unusable(format!(
                 "{}: no such directory",
@@ -374,7 +385,7 @@ impl Tablebases {
     /// `TbRules::from_rules`).
     #[inline]
     pub fn probe(&self, pos: &Position) -> Option<Value> {
-        if !self.settled() {
+        if self.packed.is_some() || !self.settled() {
             return None;
         }
         let (own, opp) = Tablebases::moving_sets(pos)?;
@@ -386,6 +397,9 @@ impl Tablebases {
     /// opened with, from its counter, if the databases hold it.
     #[inline]
     pub fn value(&self, pos: &Position) -> Option<TbValue> {
+        if let Some(pack) = &self.packed {
+            return self.packed_value(pack, pos);
+        }
         if !self.settled() {
             return None;
         }
@@ -528,6 +542,9 @@ impl Tablebases {
     /// Whether the `.tb` table of `own` against `opp` pieces (either side
     /// to move) is there and play may use it.
     pub fn holds(&self, own: u32, opp: u32) -> bool {
+        if let Some(pack) = &self.packed {
+            return self.pack_holds(pack, own, opp);
+        }
         let range = MIN_PIECES as u32..=MAX_PIECES as u32;
         self.settled()
             && range.contains(&own)

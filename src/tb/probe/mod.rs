@@ -193,10 +193,10 @@ impl Tablebases {
     /// The databases in `dir` under `limits`, without the checksum gate
     /// (for builds and checks that read values under N-move rules).
     pub fn under(dir: &Path, rules: TbRules, limits: NMoveLimits) -> Tablebases {
-        let tables = Tablebases::with(dir, rules, limits, false, None);
-        // A packed folder that does not open holds nothing (`open_all`
-        // says why).
-        Tablebases::with_pack_in(tables).unwrap_or_else(|(tables, _)| tables)
+        let mut tables = Tablebases::with(dir, rules, limits, false, None);
+        // A packed folder that does not open holds nothing.
+        let _ = tables.read_pack_in_dir();
+        tables
     }
 
     /// The databases in `dir` for play under `rules` (their moving-phase
@@ -210,8 +210,8 @@ impl Tablebases {
         notify: Option<Notify>,
     ) -> Result<Tablebases, TbError> {
         let tb_rules = TbRules::from_rules(rules)?;
-        let tables = Tablebases::with(dir, tb_rules, NMoveLimits::of(rules), true, notify);
-        let tables = Tablebases::with_pack_in(tables).map_err(|(_, e)| e)?;
+        let mut tables = Tablebases::with(dir, tb_rules, NMoveLimits::of(rules), true, notify);
+        tables.read_pack_in_dir()?;
         if tables.packed.is_some() {
             return Ok(tables);
         }

@@ -12,29 +12,24 @@ use crate::tb::pack::{PackSource, Packed, TableId};
 use crate::tb::placing::{self, Layer};
 
 impl Tablebases {
-    /// `tables` reading the packed folder in their directory, where it
-    /// has one (a manifest); unchanged where it has none; an error (with
-    /// the tables as they were) where the pack does not open or is for
-    /// other rules.
-    pub(super) fn with_pack_in(
-        mut tables: Tablebases,
-    ) -> Result<Tablebases, (Tablebases, TbError)> {
-        if !tables.dir.join(crate::tb::pack::format::MANIFEST).is_file() {
-            return Ok(tables);
+    /// Reads the packed folder in the directory, where it has one (a
+    /// manifest); nothing changes where it has none; an error where the
+    /// pack does not open or is for other rules.
+    pub(super) fn read_pack_in_dir(&mut self) -> Result<(), TbError> {
+        if !self.dir.join(crate::tb::pack::format::MANIFEST).is_file() {
+            return Ok(());
         }
         #[cfg(not(target_family = "wasm"))]
         {
             let source: Arc<dyn PackSource> =
-                Arc::new(crate::tb::pack::read::FolderSource::new(&tables.dir));
-            match tables.open_pack(source, None) {
-                Ok(()) => Ok(tables),
-                Err(e) => Err((tables, e)),
-            }
+                Arc::new(crate::tb::pack::read::FolderSource::new(&self.dir));
+            self.open_pack(source, None)
         }
         #[cfg(target_family = "wasm")]
         {
-            let e = TbError::Unusable("no folders in WebAssembly: give the pack's URL".into());
-            Err((tables, e))
+            Err(TbError::Unusable(
+                "no folders in WebAssembly: give the pack's URL".into(),
+            ))
         }
     }
 

@@ -20,6 +20,7 @@ use crate::core::options::{self, OptionValue};
 use crate::core::perft::{Divide, PerftTable, divide};
 use crate::core::{Game, Move, MoveList, Outcome, Position, Rules, Variant};
 use crate::search::{self, Clock, Limits, Reporter, SearchResult, SearchShared, Tt};
+use crate::tb::pack;
 use crate::tb::probe::{Notify, Tablebases};
 use crate::tb::root::{RootProbe, probe_root};
 
@@ -319,15 +320,29 @@ impl Engine {
         if path.is_empty() {
             return Vec::new();
         }
-        if cfg!(target_family = "wasm") {
-            return vec!["the databases are not available in WebAssembly".into()];
-        }
         let notify: Option<Notify> = self.notifier.clone().map(|n| {
             let notify: Notify =
                 Arc::new(move |what: &str| n(Notice::TablebaseProblem(what.into())));
             notify
         });
-        let tables = match Tablebases::for_play(std::path::Path::new(path), rules, notify) {
+        let opened = if pack::read::is_url(path) {
+            match pack::read::url_source(path) {
+                Some(source) => Tablebases::for_pack(source, rules, notify),
+                None => {
+                    return vec![format!(
+                        "{path}: a URL needs the engine in WebAssembly, whose host fetches it; \
+                         give the folder of the packed databases on disk"
+                    )];
+                }
+            }
+        } else if cfg!(target_family = "wasm") {
+            return vec![format!(
+                "{path}: WebAssembly has no files; give the http:// or https:// URL of a packed folder"
+            )];
+        } else {
+            Tablebases::for_play(std::path::Path::new(path), rules, notify)
+        };
+        let tables = match opened {
             Ok(t) => Arc::new(t),
             Err(e) => return vec![e.to_string()],
         };
@@ -358,7 +373,8 @@ impl Engine {
             EngineError::Tablebases("no databases in use (setoption name TablebasePath)".into())
         })?;
         tb.drop_changed_files();
-        Ok(probe_root(tb, &self.rules, self.game.position()))
+        let pos = self.game.position();
+        Ok(tb.fetching(|| probe_root(tb, &self.rules, pos)))
     }
 
     /// Waits until the background check of the databases in use is over

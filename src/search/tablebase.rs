@@ -105,8 +105,11 @@ pub fn value_keeping_moves(
     root: &Position,
     moves: &[Move],
 ) -> Option<Vec<Move>> {
-    tb.value(root)?;
-    let keep = probe_root(tb, rules, root).keeping_moves()?;
+    // Every block the root and its moves need, fetched first where a host
+    // fetches them (a pack over HTTP).
+    let probe = tb.fetching(|| probe_root(tb, rules, root));
+    probe.value?;
+    let keep = probe.keeping_moves()?;
     let kept: Vec<Move> = moves.iter().copied().filter(|m| keep.contains(m)).collect();
     (!kept.is_empty()).then_some(kept)
 }

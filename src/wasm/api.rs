@@ -213,6 +213,7 @@ fn poll(wait_ms: u32) {
 #[unsafe(no_mangle)]
 pub extern "C" fn mulino_api_init() {
     crate::host::set_poll_hook(poll);
+    super::tb::install();
 }
 
 /// Takes the `len` bytes of requests the host wrote at

@@ -24,6 +24,7 @@ use std::cell::{Cell, RefCell};
 use std::sync::mpsc::{Receiver, channel};
 
 mod api;
+mod tb;
 
 use crate::engine::{Engine, Running};
 use crate::protocol::line::{Dialect, Event, Flow, MAX_LINE, Out};
@@ -252,6 +253,7 @@ fn over() -> u32 {
 #[unsafe(no_mangle)]
 pub extern "C" fn mulino_init(terminal: u32) {
     crate::host::set_poll_hook(poll);
+    tb::install();
     if terminal != 0 {
         println!("{}", crate::protocol::greeting());
     }

@@ -114,6 +114,9 @@ export class InputRing {
 
 const node = typeof process === 'object' && !!process.versions?.node;
 
+/** The bytes of the databases handed to the worker at a time. */
+const TB_CHUNK = 4 << 20;
+
 /**
  * Starts the engine in a worker. Options, all optional:
  * - `wasm`: the module's URL (default: mulino.wasm beside this file);
@@ -144,10 +147,34 @@ export async function startEngine(options = {}) {
     terminal: !!options.terminal,
     once: options.once,
     api: !!options.api,
+    // The packed databases' bytes, from this thread's fetches to the
+    // worker, which waits for them (src/wasm/tb.rs).
+    tb: new SharedArrayBuffer(16 + TB_CHUNK),
+  };
+  const tb = { ctrl: new Int32Array(setup.tb, 0, 4), data: new Uint8Array(setup.tb, 16), answer: null, at: 0 };
+  let fetcher = options.tbFetcher ?? null;
+  const sendChunk = () => {
+    const n = Math.min(TB_CHUNK, tb.answer.length - tb.at);
+    tb.data.set(tb.answer.subarray(tb.at, tb.at + n));
+    tb.at += n;
+    Atomics.store(tb.ctrl, 1, n);
+    Atomics.store(tb.ctrl, 0, tb.at >= tb.answer.length ? 2 : 1);
+    Atomics.notify(tb.ctrl, 0);
+  };
+  const tbFetch = async (request) => {
+    if (!fetcher) {
+      const { PackFetcher } = await import('./mulino-tb.mjs');
+      fetcher = new PackFetcher();
+    }
+    tb.answer = await fetcher.answer(request);
+    tb.at = 0;
+    sendChunk();
   };
   const onMessage = (m) => {
     if (typeof m === 'string') options.onLine?.(m);
     else if (m.room) ring.flush();
+    else if (m.tbFetch !== undefined) tbFetch(m.tbFetch);
+    else if (m.tbMore) sendChunk();
     else if (m.stderr !== undefined) options.onStderr?.(m.stderr);
     else if (m.exit !== undefined) options.onExit?.(m.exit);
   };

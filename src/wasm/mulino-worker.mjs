@@ -137,12 +137,43 @@ async function run(setup, post) {
     }
     return x.mulino_input(give(got)) !== 0;
   };
+  // The packed databases' bytes: asked of the thread that started the
+  // worker, which fetches them and hands them over through setup.tb, a
+  // chunk at a time, while this waits (src/wasm/tb.rs).
+  const tbCtrl = setup.tb ? new Int32Array(setup.tb, 0, 4) : null;
+  const tbData = setup.tb ? new Uint8Array(setup.tb, 16) : null;
   const mulino = {
     // Called by the search's stop checks: the lines that came meanwhile.
     poll(waitMs) {
       if (over || ended || !ring) return;
       const got = ring.take(waitMs);
       if (got !== null) over = feed(got);
+    },
+    tb_fetch(ptr, len) {
+      if (!tbCtrl) return 0;
+      const request = new TextDecoder().decode(memory().slice(ptr, ptr + len));
+      Atomics.store(tbCtrl, 0, 0);
+      post({ tbFetch: request });
+      const parts = [];
+      let total = 0;
+      for (;;) {
+        Atomics.wait(tbCtrl, 0, 0);
+        const state = Atomics.load(tbCtrl, 0);
+        const n = Atomics.load(tbCtrl, 1);
+        parts.push(tbData.slice(0, n));
+        total += n;
+        if (state === 2) break;
+        Atomics.store(tbCtrl, 0, 0);
+        post({ tbMore: true });
+      }
+      const at = x.mulino_tb_buffer(total);
+      const mem = memory();
+      let o = 0;
+      for (const p of parts) {
+        mem.set(p, at + o);
+        o += p.length;
+      }
+      return total;
     },
   };
 

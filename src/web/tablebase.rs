@@ -86,7 +86,7 @@ pub fn probe(pos: &Position, rules: &Rules) -> Option<(TbAnswer, Vec<(Move, TbAn
     if !tables.fits(rules) || tables.limits() != crate::tb::NMoveLimits::of(rules) {
         return None;
     }
-    let root = probe_root(tables, rules, pos);
+    let root = tables.fetching(|| probe_root(tables, rules, pos));
     let value = root.value?;
     let moves = root
         .moves

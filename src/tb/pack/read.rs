@@ -37,6 +37,34 @@ pub trait PackSource: Send + Sync {
 
     /// What to call the source in messages (a folder, a URL).
     fn describe(&self) -> String;
+
+    /// Fetches what reads have asked for and not had (a host's source);
+    /// whether there was any. A folder has everything at hand: `false`.
+    fn fetch_wanted(&self) -> bool {
+        false
+    }
+}
+
+/// What makes a source for a packed folder's URL, where the host fetches
+/// over HTTP (set once by the WebAssembly module's host).
+static URL_SOURCES: OnceLock<fn(&str) -> Arc<dyn PackSource>> = OnceLock::new();
+
+/// Lets URLs name packed folders, fetched by `make`'s sources (once;
+/// later calls change nothing).
+pub fn serve_urls_with(make: fn(&str) -> Arc<dyn PackSource>) {
+    let _ = URL_SOURCES.set(make);
+}
+
+/// Whether `path` is a URL (`http://` or `https://`).
+pub fn is_url(path: &str) -> bool {
+    let lower = path.trim().to_ascii_lowercase();
+    lower.starts_with("http://") || lower.starts_with("https://")
+}
+
+/// The source of the packed folder at `url`, where the host can fetch
+/// one.
+pub fn url_source(url: &str) -> Option<Arc<dyn PackSource>> {
+    URL_SOURCES.get().map(|make| make(url.trim()))
 }
 
 /// A packed folder on disk.
@@ -192,11 +220,31 @@ impl Packed {
     /// Opens the packed folder `source` holds: reads and checks its
     /// manifest (nothing else until a probe needs it).
     pub fn open(source: Arc<dyn PackSource>, notify: Option<Notify>) -> Result<Packed, TbError> {
-        let bytes = source
-            .read(MANIFEST, 0, None)
-            .map_err(TbError::Unusable)?
-            .ok_or_else(|| TbError::Unusable(format!("{}: no manifest yet", source.describe())))?;
+        let mut bytes = source.read(MANIFEST, 0, None).map_err(TbError::Unusable)?;
+        if bytes.is_none() && source.fetch_wanted() {
+            bytes = source.read(MANIFEST, 0, None).map_err(TbError::Unusable)?;
+        }
+        let bytes = bytes.ok_or_else(|| {
+            TbError::Unusable(format!(
+                "{}: the manifest could not be had",
+                source.describe()
+            ))
+        })?;
         Packed::with_manifest(source, &bytes, notify)
+    }
+
+    /// Runs `probe` until every block it reads is at hand: after each run
+    /// the source fetches what it asked for (all at once, where a host
+    /// fetches them), at most four times (the indexes, then the blocks
+    /// they locate). A folder's probe runs once.
+    pub fn settled<R>(&self, probe: impl Fn() -> R) -> R {
+        for _ in 0..4 {
+            let r = probe();
+            if !self.source.fetch_wanted() {
+                return r;
+            }
+        }
+        probe()
     }
 
     /// Opens a packed folder whose manifest's bytes are at hand.

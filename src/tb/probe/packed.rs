@@ -62,6 +62,30 @@ impl Tablebases {
         self.packed.as_ref()
     }
 
+    /// The databases of a packed folder `source` holds (a host's fetches
+    /// over HTTP), for play under `rules`.
+    pub fn for_pack(
+        source: Arc<dyn PackSource>,
+        rules: &crate::core::Rules,
+        notify: Option<super::Notify>,
+    ) -> Result<Tablebases, TbError> {
+        let tb_rules = crate::tb::TbRules::from_rules(rules)?;
+        let dir = std::path::PathBuf::from(source.describe());
+        let limits = crate::tb::NMoveLimits::of(rules);
+        let mut tables = Tablebases::with(&dir, tb_rules, limits, true, notify);
+        tables.open_pack(source, None)?;
+        Ok(tables)
+    }
+
+    /// Runs `probe` until every block it reads is at hand (a pack a host
+    /// fetches for; see `Packed::settled`); once, for files and folders.
+    pub fn fetching<R>(&self, probe: impl Fn() -> R) -> R {
+        match &self.packed {
+            Some(pack) => pack.settled(probe),
+            None => probe(),
+        }
+    }
+
     /// A position's value from the pack (see [`Tablebases::value`]): the
     /// moving phase's only under the limits it was packed for, the
     /// placing layers' exact only under them.

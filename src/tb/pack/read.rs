@@ -47,11 +47,14 @@ pub trait PackSource: Send + Sync {
 
 /// What makes a source for a packed folder's URL, where the host fetches
 /// over HTTP (set once by the WebAssembly module's host).
-static URL_SOURCES: OnceLock<fn(&str) -> Arc<dyn PackSource>> = OnceLock::new();
+static URL_SOURCES: OnceLock<MakeSource> = OnceLock::new();
+
+/// What makes the source of a packed folder from its URL.
+pub type MakeSource = fn(&str) -> Arc<dyn PackSource>;
 
 /// Lets URLs name packed folders, fetched by `make`'s sources (once;
 /// later calls change nothing).
-pub fn serve_urls_with(make: fn(&str) -> Arc<dyn PackSource>) {
+pub fn serve_urls_with(make: MakeSource) {
     let _ = URL_SOURCES.set(make);
 }
 

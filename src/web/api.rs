@@ -13,6 +13,7 @@
 //! | `fen` | `fen` | sets up a position (Sanmill's FEN) |
 //! | `go` | `purpose` (`play`, `hint`, `analyse`), `level` (0-20), `movetime` (ms; none: until `stop`), `multipv` | starts a search |
 //! | `stop` | | ends the search; a playing engine plays its best move so far |
+//! | `tablebases` | `url` | the packed databases at `url` for this session and the page's values (the board as static files; refused by `mulino gui`, whose `--tb` gives them) |
 //!
 //! Each call's fields are read into a struct of its own, and the answers
 //! are written from structs (serde): a field the call does not read is
@@ -59,6 +60,8 @@ pub enum ApiError {
     UnknownSession,
     #[error(transparent)]
     Session(#[from] SessionError),
+    #[error("TablebasePath: {0}")]
+    Tablebases(String),
 }
 
 impl ApiError {
@@ -72,6 +75,7 @@ impl ApiError {
             }
             ApiError::Session(SessionError::Engine(_)) => (409, "engine"),
             ApiError::Session(_) => (422, "refused"),
+            ApiError::Tablebases(_) => (422, "tablebases"),
         }
     }
 
@@ -164,6 +168,13 @@ struct SetUp {
     fen: String,
 }
 
+/// `tablebases`: the URL of a packed folder (the board as static files).
+#[derive(Deserialize)]
+struct UseTablebases {
+    session: String,
+    url: String,
+}
+
 /// `go`.
 #[derive(Deserialize)]
 struct Go {
@@ -237,6 +248,8 @@ enum Action {
     Redo(usize),
     SetUp(String),
     Go(SearchRequest),
+    /// The packed databases at a URL, for this session's engine and page.
+    Tablebases(String),
 }
 
 /// The session a call names and what it does there.
@@ -268,6 +281,10 @@ fn read_call(call: &str, body: &str) -> Result<(String, Action), ApiError> {
             let set_up: SetUp = parse(call, body)?;
             (set_up.session, Action::SetUp(set_up.fen))
         }
+        "tablebases" => {
+            let t: UseTablebases = parse(call, body)?;
+            (t.session, Action::Tablebases(t.url))
+        }
         "go" => {
             let go: Go = parse(call, body)?;
             let purpose = Purpose::from_name(&go.purpose).ok_or(ApiError::BadField {
@@ -288,6 +305,16 @@ fn read_call(call: &str, body: &str) -> Result<(String, Action), ApiError> {
 
 /// A call's answer; `settle`: first take in the answer of a search that
 /// has ended.
+/// A folder's URL as a pack's source names it (with its final `/`).
+fn url_folder(url: &str) -> String {
+    let url = url.trim();
+    if url.ends_with('/') {
+        url.to_string()
+    } else {
+        format!("{url}/")
+    }
+}
+
 fn dispatch(sessions: &Sessions, call: &str, body: &str, settle: bool) -> Result<State, ApiError> {
     if call == "session" {
         let r: Restore = parse(call, body)?;
@@ -317,6 +344,14 @@ fn dispatch(sessions: &Sessions, call: &str, body: &str, settle: bool) -> Result
         Action::Redo(n) => s.redo(n)?,
         Action::SetUp(fen) => s.set_fen(&fen)?,
         Action::Go(request) => s.go(request)?,
+        Action::Tablebases(url) => {
+            let open = tablebase::tables().filter(|t| t.dir().to_string_lossy() == url_folder(&url));
+            let tables = match open {
+                Some(t) => t,
+                None => tablebase::open_url(&url).map_err(ApiError::Tablebases)?,
+            };
+            s.use_tablebases(tables);
+        }
     }
     Ok(state(&s, &id))
 }

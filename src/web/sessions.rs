@@ -205,7 +205,7 @@ impl Session {
         let mut engine = Engine::new();
         engine.set(EngineOption::Hash, HASH_MB)?;
         if let Some(tables) = super::tablebase::tables() {
-            engine.share_tablebases(std::sync::Arc::clone(tables));
+            engine.share_tablebases(tables);
         }
         Ok(Session {
             engine,
@@ -511,6 +511,12 @@ impl Session {
         self.evals = vec![None];
         self.finished = None;
         Ok(())
+    }
+
+    /// Plays from `tables` from now on (the page's packed databases).
+    pub fn use_tablebases(&mut self, tables: std::sync::Arc<crate::tb::probe::Tablebases>) {
+        self.halt();
+        self.engine.share_tablebases(tables);
     }
 
     /// Sets up a position from Sanmill's FEN, under the current variant.

@@ -7,15 +7,16 @@
 //! the rest serve.
 
 use std::path::Path;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, RwLock};
 
 use crate::core::{Move, Position, Rules};
 use crate::tb::probe::Tablebases;
 use crate::tb::root::probe_root;
 use crate::tb::{TbValue, Wdl};
 
-/// The databases the server was started with, if any.
-static TABLES: OnceLock<Arc<Tablebases>> = OnceLock::new();
+/// The databases the server was started with (or, in WebAssembly, the
+/// page gave the URL of), if any.
+static TABLES: RwLock<Option<Arc<Tablebases>>> = RwLock::new(None);
 
 /// Opens the databases in `dir` (for the standard rules, the only ones
 /// built) for every session, and starts checking their checksums (a file
@@ -36,13 +37,30 @@ pub fn open(
     }
     let tables = Arc::new(tables);
     tables.start_checks(on_checked);
-    let _ = TABLES.set(tables);
+    *TABLES.write().unwrap_or_else(|e| e.into_inner()) = Some(tables);
     Ok((found, problems))
 }
 
+/// Opens the packed databases at `url` (the engine in WebAssembly, whose
+/// host fetches them; natively `mulino gui --tb DIR` gives the databases)
+/// for every session from now on.
+pub fn open_url(url: &str) -> Result<Arc<Tablebases>, String> {
+    let source = crate::tb::pack::read::url_source(url).ok_or_else(|| {
+        "the board takes the databases' URL only as static files; here `mulino gui --tb DIR` gives them"
+            .to_string()
+    })?;
+    let notify: crate::tb::probe::Notify =
+        Arc::new(|what: &str| eprintln!("mulino: endgame databases: {what}"));
+    let tables = Tablebases::for_pack(source, &Rules::default(), Some(notify))
+        .map_err(|e| e.to_string())?;
+    let tables = Arc::new(tables);
+    *TABLES.write().unwrap_or_else(|e| e.into_inner()) = Some(Arc::clone(&tables));
+    Ok(tables)
+}
+
 /// The open databases, for each tab's engine.
-pub fn tables() -> Option<&'static Arc<Tablebases>> {
-    TABLES.get()
+pub fn tables() -> Option<Arc<Tablebases>> {
+    TABLES.read().unwrap_or_else(|e| e.into_inner()).clone()
 }
 
 /// What the databases know about a position (or a move, for the side that
@@ -82,7 +100,8 @@ impl From<TbValue> for TbAnswer {
 /// when they are open, fit `rules` and hold the position (both hands
 /// empty); a move they cannot value is left out of the list.
 pub fn probe(pos: &Position, rules: &Rules) -> Option<(TbAnswer, Vec<(Move, TbAnswer)>)> {
-    let tables = TABLES.get()?;
+    let tables = tables()?;
+    let tables = tables.as_ref();
     if !tables.fits(rules) || tables.limits() != crate::tb::NMoveLimits::of(rules) {
         return None;
     }

@@ -42,6 +42,9 @@ const ENGINE_WASM: &str = r#"<meta name="mulino-engine" content="wasm">"#;
 const ENGINE_SERVER: &str = r#"<meta name="mulino-engine" content="server">"#;
 const APP_JS: &str = include_str!("assets/app.js");
 const BOARD_JS: &str = include_str!("assets/board.js");
+const ENGINE_JS: &str = include_str!("assets/engine.js");
+const TURNS_JS: &str = include_str!("assets/turns.js");
+const PANEL_JS: &str = include_str!("assets/panel.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 const JSON: &str = "application/json; charset=utf-8";
 const TEXT: &str = "text/plain; charset=utf-8";
@@ -356,6 +359,9 @@ async fn route(shared: Arc<Shared>, request: Request<Incoming>, deadline: Instan
         ("GET", "/" | "/index.html") => page("text/html; charset=utf-8", SERVED_INDEX.as_str()),
         ("GET", "/app.js") => page("text/javascript; charset=utf-8", APP_JS),
         ("GET", "/board.js") => page("text/javascript; charset=utf-8", BOARD_JS),
+        ("GET", "/engine.js") => page("text/javascript; charset=utf-8", ENGINE_JS),
+        ("GET", "/turns.js") => page("text/javascript; charset=utf-8", TURNS_JS),
+        ("GET", "/panel.js") => page("text/javascript; charset=utf-8", PANEL_JS),
         ("GET", "/style.css") => page("text/css; charset=utf-8", STYLE_CSS),
         ("POST", p) if p.starts_with("/api/") => api_call(&shared, request, deadline).await,
         (_, p) if p.starts_with("/api/") => error_json(405, "API calls are POST requests"),

@@ -152,7 +152,24 @@ fn the_page_and_its_files_are_served() {
         page.contains(r#"<meta name="mulino-engine" content="server">"#),
         "{page}"
     );
-    for file in ["/app.js", "/board.js", "/style.css"] {
+    // Every script the page loads, and its style sheet.
+    let scripts: Vec<String> = page
+        .split(r#"<script src=""#)
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .map(|s| format!("/{s}"))
+        .collect();
+    assert_eq!(
+        scripts,
+        [
+            "/board.js",
+            "/engine.js",
+            "/turns.js",
+            "/panel.js",
+            "/app.js"
+        ]
+    );
+    for file in scripts.iter().map(String::as_str).chain(["/style.css"]) {
         let (status, body) = http(c.addr, "GET", file, "");
         assert_eq!(status, 200, "{file}");
         assert!(!body.is_empty(), "{file}");

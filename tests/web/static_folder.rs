@@ -32,7 +32,16 @@ use crate::chromium::{LARGE, PHONE, Page, Server};
 use serde_json::json;
 
 /// The page's files, the same in the folder as in the sources.
-const PAGE: [&str; 5] = ["index.html", "app.js", "board.js", "style.css", "sw.js"];
+const PAGE: [&str; 8] = [
+    "index.html",
+    "board.js",
+    "engine.js",
+    "turns.js",
+    "panel.js",
+    "app.js",
+    "style.css",
+    "sw.js",
+];
 
 /// The folder to serve: `MULINO_WEB_DIR`, else `target/web`, as
 /// `scripts/build-web.sh` left it.

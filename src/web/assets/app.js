@@ -2,7 +2,7 @@
 // sharing one scope: board.js (the board and its clicks), engine.js (the
 // engine behind the JSON API, actions queued), turns.js (clicks into
 // turns, the game's flow), panel.js (everything shown around the board),
-// and this one (the page's state, its storage, the controls, the start).
+// practice.js (endgame practice), and this one (the page's state, its storage, the controls, the start).
 // The game is saved in the browser's storage after every change and
 // restored on reload, even after a server restart.
 'use strict';
@@ -12,6 +12,8 @@ const CONFIG_KEY = 'mulino.gui.config.v1';
 const SESSION_KEY = 'mulino.gui.session.v1';
 const POLL_MS = 150;
 const AUTO_EVAL_MS = 300;
+// How long the status line says why a click did nothing.
+const REFUSAL_MS = 2500;
 // The page reloaded once under its service worker (static folder).
 const ISOLATING_KEY = 'mulino.gui.isolating.v1';
 
@@ -33,9 +35,15 @@ const ui = {
   analysing: false,  // Analyse pressed: each position is analysed until "Stop analysis"
   seen: new Map(),   // the last lines seen for each position, by positionKey
   listKey: null,     // the move list's last scroll target
+  refusal: null,     // why the last click did nothing: {text, until}
+  fenTyped: false,   // the FEN box holds what was typed, not the position's
+  practice: null,    // the endgame practice under way (practice.js)
+  practiceKindsFor: null, // the variant whose kinds the practice offers
   config: {
     white: 'human', black: 'engine', level: '8', movetime: '1000',
     multipv: '1', flip: false, autoEval: true,
+    // The evaluation's switch, by kind of game (`evalShown`, panel.js).
+    showEval: { engine: false, humans: true },
   },
 };
 
@@ -49,11 +57,18 @@ function saveJson(storage, key, value) {
   try { storage.setItem(key, JSON.stringify(value)); } catch (_) { /* private mode */ }
 }
 
+// The game as the server restores it (`session`): its moves, and the
+// evaluations seen after each number of them (the graph).
+function gameToRestore() {
+  const st = ui.st;
+  return st ? { variant: st.variant, fen: st.start_fen, moves: st.moves, redo: st.redo, evals: st.evals } : null;
+}
+
+// The game, and what the page knows of it beyond the server: whether the
+// engine waits for "Engine move", the practice under way.
 function saveGame() {
   if (!ui.st) return;
-  const game = {
-    variant: ui.st.variant, fen: ui.st.start_fen, moves: ui.st.moves, redo: ui.st.redo,
-  };
+  const game = Object.assign(gameToRestore(), { paused: ui.paused, practice: ui.practice });
   saveJson(sessionStorage, SAVE_KEY, game);
   saveJson(localStorage, SAVE_KEY, game);
   saveJson(sessionStorage, SESSION_KEY, ui.session);
@@ -119,6 +134,12 @@ function setupControls() {
   bind('movetime', 'movetime');
   bind('multipv', 'multipv', () => { if (analysisRunning()) startAnalysis(); });
   bind('auto-eval', 'autoEval');
+  // One switch, kept for the kind of game it is pressed in.
+  $('show-eval').addEventListener('change', () => {
+    cfg.showEval = Object.assign({}, cfg.showEval, { [againstEngine() ? 'engine' : 'humans']: $('show-eval').checked });
+    saveConfig();
+    render();
+  });
   $('btn-new').addEventListener('click', () => {
     ui.paused = false;
     act('new', { variant: $('variant').value });
@@ -139,10 +160,11 @@ function setupControls() {
   });
   $('btn-undo').addEventListener('click', () => { ui.paused = true; act('undo', { count: undoCount() }); });
   $('btn-redo').addEventListener('click', () => { ui.paused = true; act('redo', { count: redoCount() }); });
-  // A hint replaces the analysis (its line starts with the same move).
+  // A hint replaces the analysis: the engine's best move at full
+  // strength within a fixed budget (the server's), the same each time.
   $('btn-hint').addEventListener('click', () => {
     ui.analysing = false;
-    act('go', { purpose: 'hint', level: 20, movetime: Number(cfg.movetime) });
+    act('go', { purpose: 'hint' });
   });
   $('btn-go').addEventListener('click', () => {
     ui.paused = false;
@@ -162,9 +184,23 @@ function setupControls() {
     }
   });
   $('btn-flip').addEventListener('click', () => { cfg.flip = !cfg.flip; saveConfig(); render(); });
+  // What was typed in the FEN box stays there until it is set up (or
+  // emptied): a refusal is said beside it, for it to be corrected.
+  $('fen').addEventListener('input', () => {
+    ui.fenTyped = $('fen').value.trim() !== '';
+    if (!ui.fenTyped) hideFenError();
+  });
   $('btn-setup').addEventListener('click', () => {
     ui.paused = true;
-    act('fen', { fen: $('fen').value }, () => notice('Position set up.'));
+    hideFenError();
+    act('fen', { fen: $('fen').value }, () => {
+      ui.fenTyped = false;
+      render();
+      notice('Position set up.');
+    }, (e) => {
+      showFenError(e.message);
+      return true;
+    });
   });
   $('btn-copy-fen').addEventListener('click', () => copy(ui.st.fen, 'FEN'));
   $('btn-copy-game').addEventListener('click', () => copy(gameText(), 'Game'));
@@ -179,11 +215,14 @@ function setupControls() {
 async function start() {
   Object.assign(ui.config, loadJson(localStorage, CONFIG_KEY) || {});
   setupControls();
+  setupPractice();
   setupBoardInput();
   const saved = loadJson(sessionStorage, SAVE_KEY) || loadJson(localStorage, SAVE_KEY);
   const id = loadJson(sessionStorage, SESSION_KEY);
-  // After a reload the game waits for "Engine move" rather than surprise.
-  ui.paused = !!(saved && saved.moves && saved.moves.length);
+  // After a reload the game goes on as it was: the engine plays its turn
+  // unless it was waiting for "Engine move" (after an undo, say).
+  ui.paused = !!(saved && saved.paused === true);
+  ui.practice = (saved && saved.practice) || null;
   ui.pending++;
   try {
     if (ENGINE !== 'server') await startWasmEngine();
@@ -194,7 +233,9 @@ async function start() {
       ui.session = id;
       try { st = await post('state', { session: id }); } catch (_) { st = null; }
     }
-    if (!st) st = await openSession(saved);
+    if (!st) st = await openSession(saved && {
+      variant: saved.variant, fen: saved.fen, moves: saved.moves, redo: saved.redo, evals: saved.evals,
+    });
     // From navigation to the engine's first answer (docs/performance.md).
     performance.mark('mulino-engine-ready');
     // An analysis still running (a reload) goes on.

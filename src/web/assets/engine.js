@@ -94,8 +94,13 @@ async function openSession(saved) {
     st = await post('session', saved || {});
   } catch (e) {
     if (!saved) throw e;
-    showError('The saved game could not be restored (' + e.message + '); a new game starts.');
-    st = await post('session', {});
+    try {
+      // The game without its graph, should only the graph be refused.
+      st = await post('session', Object.assign({}, saved, { evals: null }));
+    } catch (_) {
+      showError('The saved game could not be restored (' + e.message + '); a new game starts.');
+      st = await post('session', {});
+    }
   }
   ui.session = st.session;
   return st;
@@ -109,15 +114,15 @@ async function api(call, fields) {
     return await post(call, body);
   } catch (e) {
     if (e.code !== 'unknown_session') throw e;
-    const game = ui.st ? { variant: ui.st.variant, fen: ui.st.start_fen, moves: ui.st.moves, redo: ui.st.redo } : null;
-    await openSession(game);
+    await openSession(gameToRestore());
     body.session = ui.session;
     return post(call, body);
   }
 }
 
 // Queues one action: actions run one after the other, none is dropped,
-// and errors are shown on the page (and `failed` called).
+// and errors are shown on the page, unless `failed` shows it itself
+// (returns true).
 function act(call, fields, after, failed) {
   ui.pending++;
   ui.chain = ui.chain.then(async () => {
@@ -128,8 +133,7 @@ function act(call, fields, after, failed) {
       apply(st, seq);
       if (after) after(st);
     } catch (e) {
-      showError(e.message);
-      if (failed) failed(e);
+      if (!(failed && failed(e) === true)) showError(e.message);
       render();
     } finally {
       ui.pending--;
@@ -146,6 +150,16 @@ function showError(text) {
 }
 
 function hideError() { $('error').hidden = true; }
+
+// A refused FEN, said beside its box (and the box brought into view).
+function showFenError(text) {
+  const el = $('fen-error');
+  el.textContent = text;
+  el.hidden = false;
+  el.scrollIntoView({ block: 'nearest' });
+}
+
+function hideFenError() { $('fen-error').hidden = true; }
 
 function notice(text) {
   $('notice').textContent = text;

@@ -30,6 +30,7 @@ function hand(side) {
 
 function statusText() {
   const st = ui.st;
+  if (ui.refusal && Date.now() < ui.refusal.until) return ui.refusal.text;
   if (st.outcome) return 'Game over: ' + st.outcome.reason + ' (' + st.outcome.result + ')';
   const side = st.side === 'white' ? 'White' : 'Black';
   const pending = candidates(ui.clicks).find((m) => ui.clicks.length >= stepOf(m).length && m.rem.length);
@@ -113,7 +114,28 @@ function currentEval() {
   return { e: null, stale: false };
 }
 
+// Whether a game is between a person and the engine (then undo and
+// redo go by whole turns of both, and the evaluation is off by default).
+function againstEngine() { return controller('white') !== controller('black'); }
+
+// Whether the evaluation shows: the bar, the graph, the engine's lines
+// and the databases' values. Asked for by the switch, whose default is
+// off in a game against the engine (it would be a hint at every move)
+// and on between two people or two engines; on while the analysis runs.
+function evalShown() {
+  return analysisOn() || !!ui.config.showEval[againstEngine() ? 'engine' : 'humans'];
+}
+
 function renderEval() {
+  const shown = evalShown();
+  $('evalcol').classList.toggle('off', !shown);
+  $('graph').classList.toggle('off', !shown);
+  $('show-eval').checked = !!ui.config.showEval[againstEngine() ? 'engine' : 'humans'];
+  $('show-eval').disabled = analysisOn();
+  if (!shown) {
+    $('evalcol').title = 'The evaluation is hidden ("Show the evaluation" shows it)';
+    return;
+  }
   const { e, stale } = currentEval();
   const pieces = evalPieces(e);
   const share = pieces === null ? 50 : 50 + (pieces / 6) * 50;
@@ -150,7 +172,10 @@ function renderLines() {
   const box = $('pv');
   box.replaceChildren();
   const st = ui.st;
-  for (const line of currentLines()) {
+  // Hidden, the lines show only for a hint, which was asked for.
+  const hint = currentHint();
+  const shown = evalShown();
+  for (const line of shown || hint ? currentLines() : []) {
     const div = document.createElement('div');
     const score = document.createElement('span');
     score.className = 'score';
@@ -159,14 +184,13 @@ function renderLines() {
     div.appendChild(document.createTextNode('(depth ' + line.depth + ') ' + line.pv.join(' ')));
     box.appendChild(div);
   }
-  const hint = currentHint();
   if (hint) {
     const div = document.createElement('div');
     div.id = 'hint-text';
     div.textContent = 'Hint: ' + hint.text;
     box.prepend(div);
   }
-  renderTablebase(st.tablebase, st.side);
+  renderTablebase(shown ? databaseValues(st) : null, st.side);
 }
 
 // The endgame databases' exact value (`mulino gui --tb DIR`), for the side
@@ -239,7 +263,41 @@ function moveCell(st, side, moves) {
   return cell;
 }
 
+// The last few moves in one line by the board, for phones, where the
+// move list is below the fold: the current one marked, each a link to
+// its position as in the list.
+const RECENT_PLIES = 6;
+
+function renderRecent() {
+  const strip = $('recent');
+  const st = ui.st;
+  strip.replaceChildren();
+  const n = st.moves.length;
+  const first = Math.max(0, n - RECENT_PLIES);
+  if (!n) {
+    strip.textContent = 'No moves yet';
+    return;
+  }
+  for (let i = first; i < n; i++) {
+    const t = st.turns[i];
+    if (!t) continue;
+    const prev = i > first ? st.turns[i - 1] : null;
+    if (t.side === 'white' || i === first || (prev && prev.fullmove !== t.fullmove)) {
+      const num = document.createElement('span');
+      num.className = 'num';
+      num.textContent = t.fullmove + (t.side === 'white' ? '.' : '…');
+      strip.appendChild(num);
+    }
+    const mv = document.createElement('span');
+    mv.className = 'mv' + (i === n - 1 ? ' current' : '');
+    mv.textContent = st.moves[i];
+    mv.addEventListener('click', () => goToPly(i + 1));
+    strip.appendChild(mv);
+  }
+}
+
 function renderMoves() {
+  renderRecent();
   const list = $('moves');
   const st = ui.st;
   const keep = list.scrollTop;
@@ -288,8 +346,12 @@ function render() {
   $('hand-top').replaceChildren(hand(top));
   $('hand-bottom').replaceChildren(hand(bottom));
   $('status').textContent = statusText();
+  $('status').classList.toggle('refused', !!(ui.refusal && Date.now() < ui.refusal.until));
   const s = st.search;
-  $('thinking').hidden = !s;
+  // The short evaluation of each position is no news while the
+  // evaluation is hidden.
+  const quiet = s && s.purpose === 'analyse' && s.movetime != null && !evalShown();
+  $('thinking').hidden = !s || quiet;
   if (s) {
     const what = s.purpose === 'analyse' && s.movetime != null ? 'Evaluating'
       : { play: 'Engine thinking', hint: 'Looking for a hint', analyse: 'Analysing' }[s.purpose];
@@ -299,6 +361,11 @@ function render() {
   // Stop stays in its place, usable while a search runs: a button that
   // appeared would move the others under the finger.
   $('btn-stop').disabled = !s;
+  // Below Hard the level searches to a fixed depth, which takes far less
+  // than any thinking time: the time is the level's, and says so.
+  const timed = Number(ui.config.level) >= 20;
+  $('movetime').disabled = !timed;
+  $('movetime-note').hidden = timed;
   $('btn-undo').disabled = st.moves.length === 0;
   $('btn-redo').disabled = st.redo.length === 0;
   $('btn-hint').disabled = !!st.outcome;
@@ -309,7 +376,7 @@ function render() {
   $('btn-analyse').classList.toggle('active', analysing);
   $('btn-analyse').textContent = analysing ? 'Stop analysis' : 'Analyse';
   $('btn-analyse').title = analysing ? 'Stop the analysis' : 'Analyse this position until stopped';
-  if (document.activeElement !== $('fen')) $('fen').value = st.fen;
+  if (!ui.fenTyped && document.activeElement !== $('fen')) $('fen').value = st.fen;
   const variant = $('variant');
   if (!variant.options.length) {
     for (const v of st.variants) {
@@ -323,6 +390,8 @@ function render() {
   renderMoves();
   renderEval();
   renderLines();
+  renderPractice();
+  showPracticeKinds(st.variant);
   document.body.dataset.ready = '1';
 }
 

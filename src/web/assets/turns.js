@@ -71,19 +71,58 @@ function movablePieces() {
   return [...nextTargets([])].filter(([, kind]) => kind === 'piece').map(([p]) => p);
 }
 
+// Why a click on the board cannot count now, or null when it can.
+function whyNoClick() {
+  const st = ui.st;
+  if (st.outcome) return 'The game is over: New game starts another';
+  if (controller(st.side) !== 'engine') return null;
+  if (st.search && st.search.purpose === 'play') return 'The engine is thinking: wait for its move';
+  return 'It is the engine\'s turn: press "Engine move"';
+}
+
+// Why a click on `p` that starts no turn does nothing (nothing picked).
+function whyNotHere(p) {
+  const st = ui.st;
+  const own = (st.side === 'white' ? st.white : st.black).includes(p);
+  const theirs = (st.side === 'white' ? st.black : st.white).includes(p);
+  const removing = legalMoves().some((m) => !stepOf(m).length);
+  if (removing) return 'Remove one of the pieces ringed in red';
+  if (st.marked.includes(p)) return p + ' is marked: no piece goes there until placing ends';
+  const placing = legalMoves().some((m) => m.to && !m.from);
+  if (own && !placing) return 'The piece on ' + p + ' cannot move';
+  if (own || theirs) return p + ' is taken: ' + (placing ? 'place on an empty point' : 'pick one of your pieces');
+  return placing ? 'No piece can go to ' + p : 'Pick one of your pieces first, then where it goes';
+}
+
+// A click on point `p`: the next point of a turn, another piece picked,
+// or nothing, said in the status line. A click that is not a target
+// deselects (as lichess does): it never starts another kind of turn,
+// such as a placement while a piece is picked (Lasker).
 function clickPoint(p) {
   // A click while a request is on its way still counts: the move is
   // queued behind it.
-  if (!ui.st || !humanToMove()) return;
+  if (!ui.st) return;
+  const why = whyNoClick();
+  if (why) { refuse(why); return; }
   hideError();
-  const targets = nextTargets(ui.clicks);
+  const clicks = ui.clicks;
+  const targets = nextTargets(clicks);
+  const picked = clicks.length === 1 && candidates(clicks).some((m) => m.from === clicks[0]);
+  const stepDone = clicks.length > 0 && !picked;
   if (targets.has(p)) {
-    ui.clicks = ui.clicks.concat([p]);
-  } else if (ui.clicks.length && nextTargets([]).has(p) && !(ui.clicks.length === 1 && ui.clicks[0] === p)) {
-    ui.clicks = [p]; // another piece, or a fresh start
+    ui.clicks = clicks.concat([p]);
+  } else if (clicks.length && nextTargets([]).get(p) === 'piece' && clicks[0] !== p && !stepDone) {
+    ui.clicks = [p]; // another piece picked instead
+  } else if (stepDone && p !== clicks[clicks.length - 1]) {
+    // The step is made and waits for its removal: kept (a click on the
+    // point it went to, or Escape, takes it back).
+    refuse('Remove one of the pieces ringed in red');
+    return;
   } else {
     ui.clicks = [];
-    render();
+    if (picked && p !== clicks[0]) refuse('The piece on ' + clicks[0] + ' cannot go to ' + p);
+    else if (!clicks.length) refuse(whyNotHere(p));
+    else render();
     return;
   }
   const cands = candidates(ui.clicks);
@@ -97,6 +136,14 @@ function clickPoint(p) {
   }
 }
 
+// Says briefly in the status line why a click did nothing.
+function refuse(text) {
+  const until = Date.now() + REFUSAL_MS;
+  ui.refusal = { text, until };
+  render();
+  setTimeout(() => { if (ui.refusal && ui.refusal.until === until) { ui.refusal = null; render(); } }, REFUSAL_MS);
+}
+
 // ------------------------------------------------------------------- flow
 
 // Shows a state, unless a later request's state is already shown.
@@ -106,6 +153,7 @@ function apply(st, seq) {
   if (!ui.st || ui.st.fen !== st.fen || ui.st.moves.length !== st.moves.length) ui.clicks = [];
   ui.st = st;
   remember(st);
+  practiceCheck(st);
   saveGame();
   render();
   schedulePoll();
@@ -161,8 +209,8 @@ function sideAt(ply) {
 }
 
 // Against the engine, undo goes back to the last position where the
-// human was to move, and redo forward to the next: whole turns of both.
-function againstEngine() { return controller('white') !== controller('black'); }
+// human was to move, and redo forward to the next: whole turns of both
+// (`againstEngine`, panel.js).
 
 function undoCount() {
   const n = ui.st.moves.length;

@@ -31,8 +31,9 @@ const HASH_MB: &str = "16";
 pub const MAX_MOVETIME_MS: u64 = 600_000;
 /// A hint's budget: the engine at full strength searches this many nodes
 /// from an empty hash table, so that the same position gets the same
-/// hint every time, on any machine (a clock would not). About half a
-/// second natively and a second in WebAssembly (docs/performance.md).
+/// hint every time, on any machine (a clock would not). About a quarter
+/// of a second natively and half a second in WebAssembly
+/// (docs/performance.md, "The board as static files").
 pub const HINT_NODES: u64 = 1_000_000;
 
 /// Everything a session refuses; none of these changes the game.

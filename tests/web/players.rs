@@ -349,7 +349,19 @@ fn on_a_phone_the_last_moves_show_by_the_board_and_sideways_the_buttons_stay() {
     assert!(in_view(&mut page, "#recent"), "the strip out of view");
     assert_eq!(page.cdp.text("#recent .mv.current"), "b4");
     assert!(page.cdp.text("#recent").contains("d2"));
+    // The analysis's first line shows by the board too.
+    page.cdp.click("#btn-analyse");
+    page.cdp.wait_for(
+        "a line by the board",
+        "!document.getElementById('pv-strip').classList.contains('empty') && \
+         document.getElementById('pv-strip').textContent.includes('depth')",
+    );
+    page.cdp.eval("window.scrollTo(0, 0)");
+    assert!(in_view(&mut page, "#pv-strip"), "the line out of view");
     save(&mut page, "players-phone");
+    page.cdp.click("#btn-analyse");
+    page.cdp
+        .wait_for("the analysis stopped", "!analysisOn() && ui.pending === 0");
     // A move in the strip goes to its position, as in the list.
     page.cdp.click("#recent .mv:not(.current)");
     page.cdp

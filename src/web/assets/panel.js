@@ -190,6 +190,13 @@ function renderLines() {
     div.textContent = 'Hint: ' + hint.text;
     box.prepend(div);
   }
+  // On a phone the panel is below the fold: the first line, or the
+  // hint's, also by the board.
+  const first = (shown || hint ? currentLines() : [])[0];
+  // Its place is kept while empty: the buttons under it stay put.
+  $('pv-strip').classList.toggle('empty', !first);
+  $('pv-strip').textContent = first
+    ? (hint ? 'Hint ' : '') + evalText(first.eval) + ' (depth ' + first.depth + ') ' + first.pv.join(' ') : '\u00a0';
   renderTablebase(shown ? databaseValues(st) : null, st.side);
 }
 

@@ -117,6 +117,8 @@ async function startPractice() {
   cfg.white = side === 'white' ? 'human' : 'engine';
   cfg.black = side === 'black' ? 'human' : 'engine';
   cfg.level = '20';
+  // The player's side at the bottom, as a board turned to its player.
+  cfg.flip = side === 'black';
   saveConfig();
   for (const [id, key] of [['white-player', 'white'], ['black-player', 'black'], ['level', 'level']]) $(id).value = cfg[key];
   ui.analysing = false;
@@ -191,7 +193,7 @@ function renderPractice() {
   const st = ui.st;
   const who = p.side === 'white' ? 'White' : 'Black';
   const task = 'Practice ' + kindLabel(p.kind) + ': ' + who + ' to ' + (p.goal === 'win' ? 'win' : 'hold the draw');
-  const how = databaseValues(st) ? 'the engine plays perfectly (databases)' : 'the engine plays by search';
+  const how = databaseValues(st) ? 'the engine plays perfectly, from the databases' : 'the engine plays by search';
   const thrown = p.thrown;
   const where = thrown ? 'Move ' + thrown.fullmove + ', ' + thrown.move + ', threw the ' + thrown.was + ' away'
     + (thrown.now ? ': ' + (thrown.now === 'loss' ? 'a loss' : 'a draw') + ' now' : '')
@@ -210,7 +212,7 @@ function renderPractice() {
     mood = 'bad';
     text = task + '. ' + where + '.';
   } else {
-    text = task + ' (' + how + ').';
+    text = task + '; ' + how + '.';
   }
   line.textContent = text;
   line.className = 'practice-line' + (mood ? ' ' + mood : '');

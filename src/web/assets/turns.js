@@ -77,6 +77,7 @@ function whyNoClick() {
   if (st.outcome) return 'The game is over: New game starts another';
   if (controller(st.side) !== 'engine') return null;
   if (st.search && st.search.purpose === 'play') return 'The engine is thinking: wait for its move';
+  if (!ui.paused) return 'It is the engine\'s turn: its move comes';
   return 'It is the engine\'s turn: press "Engine move"';
 }
 

@@ -525,6 +525,15 @@ fn endgame_practice_is_played_to_its_end_against_the_engine_with_databases() {
         line.contains(&format!("Move 1, {worse}, threw the win away")),
         "{line}"
     );
+    // Once more from the same position: nothing thrown yet.
+    let fen = page.cdp.eval("ui.practice.fen");
+    page.cdp.click("#btn-practice-again");
+    page.cdp.wait_for(
+        "the same position again",
+        "ui.pending === 0 && ui.st.moves.length === 0 && !!ui.practice && \
+         document.getElementById('practice-line').dataset.verdict === 'playing'",
+    );
+    assert_eq!(page.cdp.eval("ui.st.start_fen"), fen);
 }
 
 /// The screenshots of issue 71's screens, to look at.

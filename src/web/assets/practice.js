@@ -110,7 +110,18 @@ async function startPractice() {
     notice('No ' + (goal === 'any' ? '' : goal === 'win' ? 'won ' : 'drawn ') + kindLabel(kind) + ' position in the set.');
     return;
   }
-  const pick = fits[Math.floor(Math.random() * fits.length)];
+  practise(variant, fits[Math.floor(Math.random() * fits.length)]);
+}
+
+// The practice's position once more, to try again.
+function practiseAgain() {
+  const p = ui.practice;
+  if (p) practise(p.variant, { fen: p.fen, kind: p.kind, goal: p.goal, keep: p.keep });
+}
+
+// Sets up `pick` (a set's position) for practice in `variant`.
+function practise(variant, pick) {
+  const kind = pick.kind;
   const side = pick.fen.split(/\s+/)[1] === 'w' ? 'white' : 'black';
   const cfg = ui.config;
   cfg.practiceKind = kind;
@@ -189,6 +200,7 @@ function renderPractice() {
   const line = $('practice-line');
   const p = ui.practice;
   line.hidden = !p;
+  $('btn-practice-again').disabled = !p;
   if (!p) return;
   const st = ui.st;
   const who = p.side === 'white' ? 'White' : 'Black';
@@ -221,6 +233,7 @@ function renderPractice() {
 
 function setupPractice() {
   $('btn-practice').addEventListener('click', () => { if (ui.st) startPractice(); });
+  $('btn-practice-again').addEventListener('click', () => { if (ui.st) practiseAgain(); });
   $('practice-goal').value = ui.config.practiceGoal || 'any';
   $('practice-goal').addEventListener('change', () => {
     ui.config.practiceGoal = $('practice-goal').value;

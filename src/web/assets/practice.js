@@ -218,7 +218,7 @@ function renderPractice() {
     mood = enough ? 'good' : 'bad';
     const verdict = score === 'win' ? 'You won' : score === 'draw' ? 'A draw' : 'You lost';
     text = 'Practice ' + kindLabel(p.kind) + ' over: ' + verdict
-      + (enough ? (p.goal === 'win' ? ', as the position allowed.' : ': the draw held.')
+      + (enough ? (p.goal === 'win' ? ': well played.' : ': the draw held.')
         : (where ? '. ' + where + '.' : ', and the ' + p.goal + ' was there.'));
   } else if (thrown) {
     mood = 'bad';

@@ -3,8 +3,9 @@
 # JavaScript around it (mulino.mjs, `node target/web/mulino.mjs` being
 # the engine on stdin and stdout; mulino-engine.mjs and mulino-worker.mjs
 # for a page), and beside them the web board as static files: the page
-# of `mulino gui` (src/web/assets/: index.html, app.js, board.js,
-# style.css, and sw.js, its service worker), which plays there against
+# of `mulino gui` (src/web/assets/: index.html, the scripts board.js,
+# engine.js, turns.js, panel.js, practice.js and app.js, style.css, sw.js,
+# its service worker, and endgames/, the sets of endgame practice), which plays there against
 # the engine in WebAssembly. Any static host serves the folder, e.g.
 # `python3 -m http.server -d target/web 8000`, then http://localhost:8000/.
 # protocol.md, section 13, says what differs from the binary.
@@ -96,9 +97,13 @@ cp "$root/target/wasm-build/wasm32-wasip1/wasm/mulino.wasm" "$web/mulino.wasm"
 cp "$root"/src/wasm/*.mjs "$web/"
 # The page, the same files `mulino gui` serves (its <meta name=
 # "mulino-engine"> says `wasm` here; the server says `server`).
-cp "$root"/src/web/assets/index.html "$root"/src/web/assets/app.js \
-  "$root"/src/web/assets/board.js "$root"/src/web/assets/style.css \
-  "$root"/src/web/assets/sw.js "$web/"
+assets="index.html board.js engine.js turns.js panel.js practice.js app.js style.css sw.js"
+for f in $assets; do
+  cp "$root/src/web/assets/$f" "$web/"
+done
+# The endgame practice's sets, fetched when practice is chosen.
+rm -rf "$web/endgames"
+cp -r "$root/src/web/assets/endgames" "$web/endgames"
 if [ -n "${SUDO_UID:-}" ]; then
   chown -R "$SUDO_UID:${SUDO_GID:-$SUDO_UID}" "$web" "$root/target/wasm-build"
 fi
@@ -108,7 +113,7 @@ gz=$(gzip -9 -c "$web/mulino.wasm" | wc -c)
 # by one, as a host that compresses would send them.
 page=0
 page_gz=0
-for f in index.html app.js board.js style.css sw.js mulino-engine.mjs mulino-worker.mjs mulino.wasm; do
+for f in $assets mulino-engine.mjs mulino-worker.mjs mulino.wasm; do
   page=$((page + $(wc -c <"$web/$f")))
   page_gz=$((page_gz + $(gzip -9 -c "$web/$f" | wc -c)))
 done

@@ -217,6 +217,11 @@ fn mem_available(meminfo: &str) -> Option<usize> {
     kb.checked_mul(1024)
 }
 
+/// Whether [`prefetch`] does anything here: where it does not
+/// (WebAssembly has no prefetch), making a child early only to prefetch
+/// its table bucket is work for nothing.
+pub const PREFETCHES: bool = cfg!(target_arch = "x86_64");
+
 /// Asks the processor to bring `r`'s cache line in (a hint; nothing
 /// happens on other targets).
 #[inline(always)]

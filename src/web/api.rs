@@ -5,13 +5,13 @@
 //!
 //! | call | fields | does |
 //! |---|---|---|
-//! | `session` | `variant`, `fen`, `moves`, `redo` (all optional) | a new session, restoring a saved game |
+//! | `session` | `variant`, `fen`, `moves`, `redo`, `evals` (all optional) | a new session, restoring a saved game and its evaluations |
 //! | `state` | | the state (the page polls it while the engine thinks) |
 //! | `new` | `variant` (optional) | a new game |
 //! | `move` | `move` (`d6`, `d6-d5`, `d6-d5xb4`) | plays a whole turn |
 //! | `undo`, `redo` | `count` (default 1) | takes back or replays whole turns |
 //! | `fen` | `fen` | sets up a position (Sanmill's FEN) |
-//! | `go` | `purpose` (`play`, `hint`, `analyse`), `level` (0-20), `movetime` (ms; none: until `stop`), `multipv` | starts a search |
+//! | `go` | `purpose` (`play`, `hint`, `analyse`), `level` (0-20), `movetime` (ms; none: until `stop`), `multipv` | starts a search; a hint is always at full strength within a fixed node budget (`level` and `movetime` ignored) |
 //! | `stop` | | ends the search; a playing engine plays its best move so far |
 //! | `tablebases` | `url` | the packed databases at `url` for this session and the page's values (the board as static files; refused by `mulino gui`, whose `--tb` gives them) |
 //!
@@ -124,13 +124,14 @@ pub fn variant_label(v: Variant) -> &'static str {
 // (`null` counts as left out); fields the call does not read are
 // ignored, as the page sends `session` with every call.
 
-/// `session`: a new session, restoring a saved game.
+/// `session`: a new session, restoring a saved game and its graph.
 #[derive(Deserialize)]
 struct Restore {
     variant: Option<String>,
     fen: Option<String>,
     moves: Option<Vec<String>>,
     redo: Option<Vec<String>>,
+    evals: Option<Vec<Option<Eval>>>,
 }
 
 /// `state` and `stop`.
@@ -291,11 +292,18 @@ fn read_call(call: &str, body: &str) -> Result<(String, Action), ApiError> {
                 field: "purpose",
                 expected: "`play`, `hint` or `analyse`",
             })?;
-            let request = SearchRequest {
-                purpose,
-                skill: at_most(go.level, "level", 20)?.unwrap_or(20) as u8,
-                movetime: at_most(go.movetime, "movetime", MAX_MOVETIME_MS)?,
-                multipv: at_most(go.multipv, "multipv", 16)?.unwrap_or(1).max(1) as usize,
+            let multipv = at_most(go.multipv, "multipv", 16)?.unwrap_or(1).max(1) as usize;
+            let request = match purpose {
+                // A hint is the engine's best, within a fixed budget: its
+                // level and time are not the page's to choose.
+                Purpose::Hint => SearchRequest::hint(multipv),
+                _ => SearchRequest {
+                    purpose,
+                    skill: at_most(go.level, "level", 20)?.unwrap_or(20) as u8,
+                    movetime: at_most(go.movetime, "movetime", MAX_MOVETIME_MS)?,
+                    nodes: None,
+                    multipv,
+                },
             };
             (go.session, Action::Go(request))
         }
@@ -323,6 +331,7 @@ fn dispatch(sessions: &Sessions, call: &str, body: &str, settle: bool) -> Result
             r.fen.as_deref(),
             &r.moves.unwrap_or_default(),
             &r.redo.unwrap_or_default(),
+            &r.evals.unwrap_or_default(),
         )?;
         let mut st = state(&session, "");
         st.session = sessions.insert(session);

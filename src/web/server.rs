@@ -42,7 +42,28 @@ const ENGINE_WASM: &str = r#"<meta name="mulino-engine" content="wasm">"#;
 const ENGINE_SERVER: &str = r#"<meta name="mulino-engine" content="server">"#;
 const APP_JS: &str = include_str!("assets/app.js");
 const BOARD_JS: &str = include_str!("assets/board.js");
+const ENGINE_JS: &str = include_str!("assets/engine.js");
+const TURNS_JS: &str = include_str!("assets/turns.js");
+const PANEL_JS: &str = include_str!("assets/panel.js");
+const PRACTICE_JS: &str = include_str!("assets/practice.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
+/// The endgame practice's sets (`assets/endgames/`: one per rule set with
+/// databases, each line a FEN, its value and the moves that keep it), by
+/// file name; the page fetches the one of its variant.
+const ENDGAME_SETS: [(&str, &str); 6] = [
+    ("nine.tsv", include_str!("assets/endgames/nine.tsv")),
+    ("twelve.tsv", include_str!("assets/endgames/twelve.tsv")),
+    ("lasker.tsv", include_str!("assets/endgames/lasker.tsv")),
+    (
+        "cheng-san-qi.tsv",
+        include_str!("assets/endgames/cheng-san-qi.tsv"),
+    ),
+    (
+        "da-san-qi.tsv",
+        include_str!("assets/endgames/da-san-qi.tsv"),
+    ),
+    ("el-filja.tsv", include_str!("assets/endgames/el-filja.tsv")),
+];
 const JSON: &str = "application/json; charset=utf-8";
 const TEXT: &str = "text/plain; charset=utf-8";
 
@@ -356,11 +377,35 @@ async fn route(shared: Arc<Shared>, request: Request<Incoming>, deadline: Instan
         ("GET", "/" | "/index.html") => page("text/html; charset=utf-8", SERVED_INDEX.as_str()),
         ("GET", "/app.js") => page("text/javascript; charset=utf-8", APP_JS),
         ("GET", "/board.js") => page("text/javascript; charset=utf-8", BOARD_JS),
+        ("GET", "/engine.js") => page("text/javascript; charset=utf-8", ENGINE_JS),
+        ("GET", "/turns.js") => page("text/javascript; charset=utf-8", TURNS_JS),
+        ("GET", "/panel.js") => page("text/javascript; charset=utf-8", PANEL_JS),
+        ("GET", "/practice.js") => page("text/javascript; charset=utf-8", PRACTICE_JS),
+        ("GET", p) if p.starts_with("/endgames/") => match endgame_set(p) {
+            Some((content_type, set)) => page(content_type, set),
+            None => answer(404, TEXT, "no endgame set for these rules\n"),
+        },
         ("GET", "/style.css") => page("text/css; charset=utf-8", STYLE_CSS),
         ("POST", p) if p.starts_with("/api/") => api_call(&shared, request, deadline).await,
         (_, p) if p.starts_with("/api/") => error_json(405, "API calls are POST requests"),
         _ => answer(404, TEXT, "not found\n"),
     }
+}
+
+/// The endgame practice's list of the variants with a set.
+const ENDGAME_INDEX: &str = include_str!("assets/endgames/index.json");
+
+/// The endgame set at `path` (`/endgames/nine.tsv`), or their list, if
+/// there is one, with its content type.
+fn endgame_set(path: &str) -> Option<(&'static str, &'static str)> {
+    let name = path.strip_prefix("/endgames/")?;
+    if name == "index.json" {
+        return Some((JSON, ENDGAME_INDEX));
+    }
+    ENDGAME_SETS
+        .iter()
+        .find(|(file, _)| *file == name)
+        .map(|(_, set)| ("text/tab-separated-values; charset=utf-8", *set))
 }
 
 /// Whether the request says its body is JSON. Insisting on it makes a

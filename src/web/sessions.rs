@@ -29,6 +29,12 @@ pub const ABANDONED: Duration = Duration::from_secs(90);
 const HASH_MB: &str = "16";
 /// The longest thinking time a page may ask for, in ms.
 pub const MAX_MOVETIME_MS: u64 = 600_000;
+/// A hint's budget: the engine at full strength searches this many nodes
+/// from an empty hash table, so that the same position gets the same
+/// hint every time, on any machine (a clock would not). About a quarter
+/// of a second natively and half a second in WebAssembly
+/// (docs/performance.md, "The board as static files").
+pub const HINT_NODES: u64 = 1_000_000;
 
 /// Everything a session refuses; none of these changes the game.
 #[derive(Debug, thiserror::Error)]
@@ -82,14 +88,34 @@ pub struct SearchRequest {
     pub purpose: Purpose,
     /// Skill Level, 0 to 20.
     pub skill: u8,
-    /// Thinking time in ms; `None` searches until `stop`.
+    /// Thinking time in ms; `None` (and no `nodes`) searches until `stop`.
     pub movetime: Option<u64>,
+    /// A budget in nodes instead of a clock (a hint's).
+    pub nodes: Option<u64>,
     pub multipv: usize,
+}
+
+impl SearchRequest {
+    /// A hint: the best move at full strength within [`HINT_NODES`].
+    pub fn hint(multipv: usize) -> SearchRequest {
+        SearchRequest {
+            purpose: Purpose::Hint,
+            skill: 20,
+            movetime: None,
+            nodes: Some(HINT_NODES),
+            multipv,
+        }
+    }
+
+    /// Whether the search runs until `stop`.
+    pub fn is_infinite(&self) -> bool {
+        self.movetime.is_none() && self.nodes.is_none()
+    }
 }
 
 /// An evaluation from White's point of view; the page gets `{"cp": n}`
 /// or `{"mate": n}`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Eval {
     /// Centipieces (`score cp` in protocol.md).
@@ -220,13 +246,15 @@ impl Session {
         })
     }
 
-    /// A session holding a saved game; the page restores itself with it
-    /// after a reload or a server restart.
+    /// A session holding a saved game, with the evaluations seen after
+    /// each number of its moves (the graph); the page restores itself
+    /// with it after a reload or a server restart.
     pub fn restore(
         variant: &str,
         fen: Option<&str>,
         moves: &[String],
         redo: &[String],
+        evals: &[Option<Eval>],
     ) -> Result<Session, SessionError> {
         let mut s = Session::new()?;
         s.new_game(Some(variant))?;
@@ -240,6 +268,11 @@ impl Session {
         all.extend(redo.iter().rev().cloned());
         if s.check_replays(&all) {
             s.redo = redo.to_vec();
+        }
+        // One per position of the game, no more: the rest are the
+        // positions of moves that did not replay.
+        for (slot, eval) in s.evals.iter_mut().zip(evals) {
+            *slot = *eval;
         }
         Ok(s)
     }
@@ -356,6 +389,10 @@ impl Session {
                 }
             }
             Purpose::Hint | Purpose::Analyse => {
+                // The move shown is the first of the line shown: a search
+                // stopped by its budget within an iteration may answer a
+                // move whose line it never reported.
+                let best = lines.first().and_then(|l| l.pv.first().copied()).or(best);
                 self.finished = Some(Finished {
                     purpose: run.request.purpose,
                     ply: run.ply,
@@ -544,9 +581,15 @@ impl Session {
         self.engine.set(EngineOption::SkillLevel, &skill)?;
         let multipv = request.multipv.clamp(1, 16).to_string();
         self.engine.set(EngineOption::MultiPv, &multipv)?;
+        if request.nodes.is_some() {
+            // A budget in nodes gives the same answer every time only
+            // from the same table: an empty one.
+            self.engine.set(EngineOption::ClearHash, "")?;
+        }
         let go = GoParams {
             movetime: request.movetime.map(|t| t.clamp(10, MAX_MOVETIME_MS)),
-            infinite: request.movetime.is_none(),
+            nodes: request.nodes,
+            infinite: request.is_infinite(),
             ..GoParams::default()
         };
         let slot = Arc::new(Mutex::new(SearchSlot {

@@ -152,7 +152,25 @@ fn the_page_and_its_files_are_served() {
         page.contains(r#"<meta name="mulino-engine" content="server">"#),
         "{page}"
     );
-    for file in ["/app.js", "/board.js", "/style.css"] {
+    // Every script the page loads, and its style sheet.
+    let scripts: Vec<String> = page
+        .split(r#"<script src=""#)
+        .skip(1)
+        .filter_map(|s| s.split('"').next())
+        .map(|s| format!("/{s}"))
+        .collect();
+    assert_eq!(
+        scripts,
+        [
+            "/board.js",
+            "/engine.js",
+            "/turns.js",
+            "/panel.js",
+            "/practice.js",
+            "/app.js"
+        ]
+    );
+    for file in scripts.iter().map(String::as_str).chain(["/style.css"]) {
         let (status, body) = http(c.addr, "GET", file, "");
         assert_eq!(status, 200, "{file}");
         assert!(!body.is_empty(), "{file}");
@@ -164,6 +182,20 @@ fn the_page_and_its_files_are_served() {
             "{file}"
         );
     }
+    // The endgame practice's sets: each variant the list names has one.
+    let (status, index) = http(c.addr, "GET", "/endgames/index.json", "");
+    assert_eq!(status, 200);
+    let names: Vec<String> = serde_json::from_str(&index).expect("a list of names");
+    assert!(names.contains(&"nine".to_string()), "{names:?}");
+    for name in &names {
+        let (status, set) = http(c.addr, "GET", &format!("/endgames/{name}.tsv"), "");
+        assert_eq!(status, 200, "{name}");
+        assert!(
+            set.lines().filter(|l| !l.starts_with('#')).count() >= 100,
+            "{name}"
+        );
+    }
+    assert_eq!(http(c.addr, "GET", "/endgames/dooz.tsv", "").0, 404);
     assert_eq!(http(c.addr, "GET", "/nothing-here", "").0, 404);
     assert_eq!(http(c.addr, "GET", "/api/state", "").0, 405);
 }
@@ -297,6 +329,47 @@ fn a_hint_names_the_winning_move_and_plays_nothing() {
     assert!(strings(&st["legal"]).contains(&best));
     assert_eq!(st["finished"]["purpose"], "hint");
     assert_eq!(st["evals"][0]["mate"], 1, "{}", st["evals"]);
+}
+
+/// A hint is the engine's best move within a fixed budget, not a
+/// clock: the same move each time in the same position (whatever
+/// `movetime` says), and the first move of the line it shows.
+#[test]
+fn a_hint_is_the_same_each_time_and_its_line_starts_with_its_move() {
+    let (_gui, c) = Client::start();
+    let id = c.new_session();
+    for m in ["d6", "d2", "f4"] {
+        c.ok("move", json!({ "session": id, "move": m }));
+    }
+    let mut hints = Vec::new();
+    for movetime in [50, 2000, 50] {
+        c.ok(
+            "go",
+            json!({ "session": id, "purpose": "hint", "movetime": movetime }),
+        );
+        let st = c.wait_idle(&id);
+        let f = &st["finished"];
+        let best = f["best"].as_str().expect("a hint").to_string();
+        assert_eq!(f["lines"][0]["pv"][0], json!(best), "{f}");
+        assert!(st["search"].is_null());
+        hints.push((best, f["lines"][0]["depth"].clone()));
+    }
+    assert!(hints.iter().all(|h| *h == hints[0]), "{hints:?}");
+}
+
+/// The evaluations of a saved game come back with it (the graph after a
+/// reload or a restart), one per position at most.
+#[test]
+fn a_restored_game_keeps_its_evaluations() {
+    let (_gui, c) = Client::start();
+    let evals = json!([{ "cp": 12 }, null, { "mate": -3 }, { "cp": 5 }]);
+    let st = c.ok("session", json!({ "moves": ["d6", "d2"], "evals": evals }));
+    assert_eq!(st["evals"], json!([{ "cp": 12 }, null, { "mate": -3 }]));
+    let (status, _) = c.call(
+        "session",
+        json!({ "moves": ["d6"], "evals": [{ "cp": "twelve" }] }),
+    );
+    assert_eq!(status, 400);
 }
 
 #[test]

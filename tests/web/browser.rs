@@ -58,8 +58,15 @@ fn a_placement_then_a_bad_fen(page: &mut Page) {
     assert_eq!(cdp.count("[data-piece=white]"), 1);
     cdp.type_into("#fen", "this is no FEN");
     cdp.click("#btn-setup");
-    cdp.wait_for("the FEN error", "!document.getElementById('error').hidden");
-    assert!(cdp.text("#error").contains("FEN"), "{}", cdp.text("#error"));
+    cdp.wait_for(
+        "the FEN error",
+        "!document.getElementById('fen-error').hidden",
+    );
+    assert!(
+        cdp.text("#fen-error").contains("FEN"),
+        "{}",
+        cdp.text("#fen-error")
+    );
     assert_eq!(cdp.count("#moves .mv"), 1, "the game is unchanged");
 }
 

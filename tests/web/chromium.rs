@@ -111,6 +111,12 @@ pub fn launch(program: &str) -> (Browser, String) {
             "--disable-dev-shm-usage",
             "--no-first-run",
             "--no-default-browser-check",
+            // This machine's network is closed: Chromium's own calls out
+            // only fail, many at a time.
+            "--disable-quic",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
             "--hide-scrollbars",
             "--remote-debugging-port=0",
             "--window-size=1100,760",
@@ -381,10 +387,68 @@ impl Cdp {
     }
 }
 
-/// What serves the page: `mulino gui`, or a static server of the folder.
+/// What serves the page: `mulino gui` in-process, the `mulino` binary's
+/// `gui` in a process of its own (with databases, which are the whole
+/// process's), or a static server of the folder.
 pub enum Server {
     Gui(Gui),
     Static(StaticServer),
+    Process(GuiProcess),
+}
+
+/// `mulino gui --port 0 ARGS...` in a process of its own, killed when
+/// dropped.
+pub struct GuiProcess {
+    child: Child,
+    url: String,
+}
+
+impl GuiProcess {
+    /// Starts it and waits until it serves, and until every stdout line
+    /// in `ready` has come (`None`: serving is enough).
+    pub fn start(args: &[&str], ready: Option<&str>) -> GuiProcess {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mulino"))
+            .args(["gui", "--port", "0"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start mulino gui");
+        let stdout = child.stdout.take().expect("its stdout");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        let mut url = None;
+        let mut waiting = ready.is_some();
+        let deadline = Instant::now() + WAIT * 4;
+        while url.is_none() || waiting {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = rx
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("mulino gui {args:?} did not get ready"));
+            if let Some(rest) = line.strip_prefix("mulino gui: serving ") {
+                url = rest.split_whitespace().next().map(str::to_string);
+            }
+            if ready.is_some_and(|r| line.contains(r)) {
+                waiting = false;
+            }
+        }
+        GuiProcess {
+            child,
+            url: url.expect("an address"),
+        }
+    }
+}
+
+impl Drop for GuiProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 impl Server {
@@ -392,6 +456,7 @@ impl Server {
         match self {
             Server::Gui(gui) => gui.url(),
             Server::Static(folder) => folder.url(),
+            Server::Process(process) => process.url.clone(),
         }
     }
 
@@ -400,6 +465,7 @@ impl Server {
         match self {
             Server::Gui(gui) => gui,
             Server::Static(_) => panic!("the page is served as static files"),
+            Server::Process(_) => panic!("the page is served by another process"),
         }
     }
 }
@@ -418,6 +484,11 @@ impl Page {
     pub fn open(screen: Screen) -> Page {
         let gui = Gui::start("127.0.0.1", 0).expect("the server starts");
         Page::open_at(screen, Server::Gui(gui))
+    }
+
+    /// Opens the page of `mulino gui` run as a process of its own.
+    pub fn open_process(screen: Screen, process: GuiProcess) -> Page {
+        Page::open_at(screen, Server::Process(process))
     }
 
     /// Opens the page served as static files from `folder`.

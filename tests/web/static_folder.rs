@@ -32,7 +32,17 @@ use crate::chromium::{LARGE, PHONE, Page, Server};
 use serde_json::json;
 
 /// The page's files, the same in the folder as in the sources.
-const PAGE: [&str; 5] = ["index.html", "app.js", "board.js", "style.css", "sw.js"];
+const PAGE: [&str; 9] = [
+    "index.html",
+    "board.js",
+    "engine.js",
+    "turns.js",
+    "panel.js",
+    "practice.js",
+    "app.js",
+    "style.css",
+    "sw.js",
+];
 
 /// The folder to serve: `MULINO_WEB_DIR`, else `target/web`, as
 /// `scripts/build-web.sh` left it.
@@ -387,7 +397,7 @@ fn on_a_phone(page: &mut Page) -> Vec<u8> {
 fn offline(page: &mut Page) {
     match &mut page.server {
         Server::Static(server) => server.stop(),
-        Server::Gui(_) => unreachable!("a static folder"),
+        Server::Gui(_) | Server::Process(_) => unreachable!("a static folder"),
     }
     let cdp = &mut page.cdp;
     cdp.eval("window.beforeReload = true");
@@ -401,4 +411,85 @@ fn offline(page: &mut Page) {
     cdp.click("#btn-hint");
     cdp.wait_for("a hint offline", "!!document.querySelector('[data-hint]')");
     page.play_by_clicks("d6", 1);
+}
+
+/// A reload during the engine's turn: the worker that searched is gone
+/// with the page, and the new page's engine plays its turn by itself.
+/// Then endgame practice with no databases at hand: the engine plays by
+/// search, and the set's moves that keep the value judge the first move.
+#[test]
+#[ignore = "needs Chromium and scripts/build-web.sh's target/web: cargo test --test web -- --include-ignored"]
+fn after_a_reload_the_engine_goes_on_and_practice_judges_without_databases() {
+    let dir = folder();
+    assert!(
+        dir.join("endgames/nine.tsv").is_file(),
+        "{} has no endgames/: run scripts/build-web.sh",
+        dir.display()
+    );
+    let mut page = Page::open_static(LARGE, &dir);
+    let cdp = &mut page.cdp;
+    cdp.choose("white-player", "human");
+    cdp.choose("black-player", "engine");
+    cdp.choose("level", "20");
+    cdp.choose("movetime", "5000");
+    page.play_by_clicks("d6", 1);
+    let cdp = &mut page.cdp;
+    cdp.wait_for(
+        "the engine's search",
+        "!!ui.st.search && ui.st.search.purpose === 'play'",
+    );
+    cdp.eval("window.beforeReload = true");
+    cdp.send("Page.reload", json!({}));
+    cdp.wait_for(
+        "the reloaded page",
+        "!window.beforeReload && document.body.dataset.ready === '1'",
+    );
+    assert!(
+        !cdp.text("#status").contains("press \"Engine move\""),
+        "{}",
+        cdp.text("#status")
+    );
+    // Nobody presses anything: the engine moves (5 s and some).
+    cdp.wait_for(
+        "the engine's move after the reload",
+        "ui.st.moves.length === 2 && ui.pending === 0",
+    );
+
+    // Practice: a won 5 v 4 position, and a first move outside the set's
+    // list of those that keep the win.
+    cdp.choose("movetime", "250");
+    cdp.wait_for(
+        "the practice's kinds",
+        "document.getElementById('practice-kind').options.length > 0",
+    );
+    cdp.choose("practice-kind", "5v4");
+    cdp.choose("practice-goal", "win");
+    cdp.click("#btn-practice");
+    cdp.wait_for(
+        "the practice position",
+        "!!ui.practice && ui.pending === 0 && ui.st.start_fen === ui.practice.fen",
+    );
+    let line = cdp.text("#practice-line");
+    assert!(
+        line.contains("5 v 4") && line.contains("by search"),
+        "{line}"
+    );
+    let worse = cdp.eval("ui.st.legal.find((m) => !ui.practice.keep.includes(m))");
+    let worse = worse
+        .as_str()
+        .expect("a move that keeps no win")
+        .to_string();
+    page.play_by_clicks(&worse, 1);
+    let cdp = &mut page.cdp;
+    assert_eq!(
+        cdp.eval("document.getElementById('practice-line').dataset.verdict"),
+        json!("thrown")
+    );
+    let line = cdp.text("#practice-line");
+    assert!(
+        line.contains(&format!("Move 1, {worse}, threw the win away")) && line.contains("kept it"),
+        "{line}"
+    );
+    let errors = cdp.console_errors();
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
 }

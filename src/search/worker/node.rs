@@ -331,7 +331,7 @@ impl Worker<'_> {
             let child = ahead.take().unwrap_or_else(|| self.play_prefetched(pos, m));
             // Children that probe the table are worth making one move
             // ahead (picking is deterministic, so the next pick is known).
-            if depth >= 2 {
+            if depth >= 2 && crate::largemem::PREFETCHES {
                 ahead = picker.peek().map(|next| self.play_prefetched(pos, next));
             }
             self.repetitions.push(child.key());

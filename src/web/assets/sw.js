@@ -1,5 +1,5 @@
 // The static folder's service worker (target/web/, scripts/build-web.sh;
-// app.js registers it, `mulino gui` has no need of it). The engine in
+// engine.js registers it, `mulino gui` has no need of it). The engine in
 // WebAssembly shares memory with the page (SharedArrayBuffer: a search
 // hears `stop` while it runs), which browsers allow only to a page that
 // is cross-origin isolated, served with the two headers below; a static

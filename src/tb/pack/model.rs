@@ -193,40 +193,36 @@ impl Board {
     }
 
     /// A moving-phase position's context, without the values before it:
-    /// the side to move's mill-closing moves (up to 3) and moves (up to
-    /// 7), the other side's reachable closing points (up to 3) and its
-    /// slides (up to 7).
+    /// the empty points where the side to move would close a mill and
+    /// one of its pieces stands next to (up to 3; any, where it flies),
+    /// its slides (up to 7), the same closing points of the other side
+    /// (up to 3) and its slides (up to 7). Counted cheaply, not exactly
+    /// (a piece of the line itself next to its empty point counts): the
+    /// coder needs a hint, the same for packing and reading.
     #[inline]
     fn moving_context(self, own: Bitboard, opp: Bitboard) -> (usize, u32) {
         let g = self.g;
         let empty = !(own | opp);
-        let fly = self.flies(own);
-        let (mut closing, mut moves) = (0u32, 0u32);
-        for from in own {
-            let targets = if fly {
+        let side = |pieces: Bitboard| {
+            let flies = self.flies(pieces);
+            let reach = if flies {
                 empty
             } else {
-                g.adjacent[from.index()] & empty
+                g.neighbours(pieces) & empty
             };
-            moves += targets.count();
-            let rest = own.without(from);
-            closing += (g.closing_points(rest, empty.with(from)) & targets).count();
-        }
-        let reach = if self.flies(opp) {
-            empty
-        } else {
-            g.neighbours(opp) & empty
+            let closing = (g.closing_points(pieces, empty) & reach).count().min(3);
+            let moves = if flies {
+                7
+            } else {
+                g.mobility(pieces, empty).min(7)
+            };
+            (closing, moves)
         };
-        let threats = (g.closing_points(opp, empty) & reach).count();
-        let their_moves = if self.flies(opp) {
-            7
-        } else {
-            g.mobility(opp, empty).min(7)
-        };
-        let closing = closing.min(3);
+        let (closing, moves) = side(own);
+        let (threats, their_moves) = side(opp);
         let ctx = closing as usize
-            | (threats.min(3) as usize) << 2
-            | (moves.min(7) as usize) << 4
+            | (threats as usize) << 2
+            | (moves as usize) << 4
             | (their_moves as usize) << 7;
         (ctx, closing)
     }

@@ -264,12 +264,18 @@ impl<'a> TableCoder<'a> {
         let bytes = self.src.slots();
         match self.id {
             TableId::Moving { own, opp } => {
+                // The source's slots first, then their bytes: the reads,
+                // scattered over the file, are then under way together.
                 let sub = Subspace::new(own, opp).expect("a moving subspace");
+                let mut at = Vec::with_capacity(out.len());
                 self.layout.for_each(range, |slot, o, p, holds| {
                     if holds {
-                        out[(slot - start) as usize] = bytes[sub.index(o, p) as usize];
+                        at.push(((slot - start) as u32, sub.index(o, p)));
                     }
                 });
+                for (k, i) in at {
+                    out[k as usize] = bytes[i as usize];
+                }
             }
             TableId::Placing { .. } => {
                 for (i, b) in out.iter_mut().enumerate() {

@@ -97,7 +97,7 @@ cp "$root/target/wasm-build/wasm32-wasip1/wasm/mulino.wasm" "$web/mulino.wasm"
 cp "$root"/src/wasm/*.mjs "$web/"
 # The page, the same files `mulino gui` serves (its <meta name=
 # "mulino-engine"> says `wasm` here; the server says `server`).
-assets="index.html board.js engine.js turns.js panel.js practice.js app.js style.css sw.js"
+assets="index.html board.js engine.js turns.js panel.js practice.js databases.js app.js style.css sw.js"
 for f in $assets; do
   cp "$root/src/web/assets/$f" "$web/"
 done

@@ -46,6 +46,7 @@ const ENGINE_JS: &str = include_str!("assets/engine.js");
 const TURNS_JS: &str = include_str!("assets/turns.js");
 const PANEL_JS: &str = include_str!("assets/panel.js");
 const PRACTICE_JS: &str = include_str!("assets/practice.js");
+const DATABASES_JS: &str = include_str!("assets/databases.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 /// The endgame practice's sets (`assets/endgames/`: one per rule set with
 /// databases, each line a FEN, its value and the moves that keep it), by
@@ -381,6 +382,7 @@ async fn route(shared: Arc<Shared>, request: Request<Incoming>, deadline: Instan
         ("GET", "/turns.js") => page("text/javascript; charset=utf-8", TURNS_JS),
         ("GET", "/panel.js") => page("text/javascript; charset=utf-8", PANEL_JS),
         ("GET", "/practice.js") => page("text/javascript; charset=utf-8", PRACTICE_JS),
+        ("GET", "/databases.js") => page("text/javascript; charset=utf-8", DATABASES_JS),
         ("GET", p) if p.starts_with("/endgames/") => match endgame_set(p) {
             Some((content_type, set)) => page(content_type, set),
             None => answer(404, TEXT, "no endgame set for these rules\n"),

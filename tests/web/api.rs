@@ -167,6 +167,7 @@ fn the_page_and_its_files_are_served() {
             "/turns.js",
             "/panel.js",
             "/practice.js",
+            "/databases.js",
             "/app.js"
         ]
     );

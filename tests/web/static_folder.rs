@@ -32,13 +32,14 @@ use crate::chromium::{LARGE, PHONE, Page, Server};
 use serde_json::json;
 
 /// The page's files, the same in the folder as in the sources.
-const PAGE: [&str; 9] = [
+const PAGE: [&str; 10] = [
     "index.html",
     "board.js",
     "engine.js",
     "turns.js",
     "panel.js",
     "practice.js",
+    "databases.js",
     "app.js",
     "style.css",
     "sw.js",

@@ -2,7 +2,8 @@
 // sharing one scope: board.js (the board and its clicks), engine.js (the
 // engine behind the JSON API, actions queued), turns.js (clicks into
 // turns, the game's flow), panel.js (everything shown around the board),
-// practice.js (endgame practice), and this one (the page's state, its storage, the controls, the start).
+// practice.js (endgame practice), databases.js (the packed databases of
+// the static folder), and this one (the page's state, its storage, the controls, the start).
 // The game is saved in the browser's storage after every change and
 // restored on reload, even after a server restart.
 'use strict';
@@ -216,6 +217,7 @@ async function start() {
   Object.assign(ui.config, loadJson(localStorage, CONFIG_KEY) || {});
   setupControls();
   setupPractice();
+  setupDatabases();
   setupBoardInput();
   const saved = loadJson(sessionStorage, SAVE_KEY) || loadJson(localStorage, SAVE_KEY);
   const id = loadJson(sessionStorage, SESSION_KEY);
@@ -241,6 +243,7 @@ async function start() {
     // An analysis still running (a reload) goes on.
     ui.analysing = !!(st.search && st.search.purpose === 'analyse' && st.search.movetime == null);
     apply(st, ++ui.sent);
+    startDatabases();
   } catch (e) {
     showError(e.message);
     if (!ui.st) $('status').textContent = e.code === 'isolation' ? 'The engine cannot run here' : 'No engine';

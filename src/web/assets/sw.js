@@ -23,6 +23,9 @@ self.addEventListener('activate', (event) => {
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return;
+  // The packed databases' ranges (mulino-tb.mjs) are the network's, kept
+  // by the page in a cache of its own: a 206 answer cannot be kept here.
+  if (request.headers.has('range')) return;
   event.respondWith(serve(event, request));
 });
 

@@ -354,7 +354,8 @@ fn dispatch(sessions: &Sessions, call: &str, body: &str, settle: bool) -> Result
         Action::SetUp(fen) => s.set_fen(&fen)?,
         Action::Go(request) => s.go(request)?,
         Action::Tablebases(url) => {
-            let open = tablebase::tables().filter(|t| t.dir().to_string_lossy() == url_folder(&url));
+            let open =
+                tablebase::tables().filter(|t| t.dir().to_string_lossy() == url_folder(&url));
             let tables = match open {
                 Some(t) => t,
                 None => tablebase::open_url(&url).map_err(ApiError::Tablebases)?,

@@ -51,8 +51,8 @@ pub fn open_url(url: &str) -> Result<Arc<Tablebases>, String> {
     })?;
     let notify: crate::tb::probe::Notify =
         Arc::new(|what: &str| eprintln!("mulino: endgame databases: {what}"));
-    let tables = Tablebases::for_pack(source, &Rules::default(), Some(notify))
-        .map_err(|e| e.to_string())?;
+    let tables =
+        Tablebases::for_pack(source, &Rules::default(), Some(notify)).map_err(|e| e.to_string())?;
     let tables = Arc::new(tables);
     *TABLES.write().unwrap_or_else(|e| e.into_inner()) = Some(Arc::clone(&tables));
     Ok(tables)

@@ -215,7 +215,9 @@ impl Cdp {
     /// What the page has reported as errors since `Runtime` and `Log`
     /// were enabled: exceptions not caught, `console.error` and
     /// `console.assert`, and the browser's own error entries (a file
-    /// that failed to load, a blocked request).
+    /// that failed to load, a blocked request). The static board's look
+    /// for a `tb/` folder beside it (databases.js), answered 404 where
+    /// there is none, is no error.
     pub fn console_errors(&self) -> Vec<String> {
         self.events
             .iter()
@@ -228,7 +230,12 @@ impl Cdp {
                     {
                         Some(p["args"].to_string())
                     }
-                    "Log.entryAdded" if p["entry"]["level"] == "error" => {
+                    "Log.entryAdded"
+                        if p["entry"]["level"] == "error"
+                            && !p["entry"]["url"]
+                                .as_str()
+                                .is_some_and(|u| u.ends_with("/tb/manifest.json")) =>
+                    {
                         Some(p["entry"].to_string())
                     }
                     _ => None,

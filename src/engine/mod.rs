@@ -101,6 +101,9 @@ pub enum Notice {
     /// Every database file has been checked: how many are in use, and how
     /// many are not.
     TablebasesChecked { usable: usize, refused: usize },
+    /// A packed folder is in use: its tables, stored and derived, and
+    /// where it is (each index and block is checked as it is first read).
+    TablebasesPacked { tables: usize, at: String },
 }
 
 /// Where the engine's notices go.
@@ -353,6 +356,16 @@ impl Engine {
             return problems;
         }
         let notifier = self.notifier.clone();
+        if let Some(pack) = tables.pack() {
+            if let Some(n) = &notifier {
+                n(Notice::TablebasesPacked {
+                    tables: pack.table_count(),
+                    at: pack.describe(),
+                });
+            }
+            self.tablebases = Some(tables);
+            return problems;
+        }
         tables.start_checks(move |usable, refused| {
             if let Some(n) = notifier {
                 n(Notice::TablebasesChecked {

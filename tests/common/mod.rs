@@ -207,7 +207,9 @@ impl Engine {
             ]
             .iter()
             .any(|why| l.contains(why));
-            l.contains("files checked") || (l.contains("error: TablebasePath") && none_used)
+            l.contains("files checked")
+                || l.contains("tables packed at")
+                || (l.contains("error: TablebasePath") && none_used)
         })
     }
 

@@ -244,6 +244,9 @@ pub fn notice_line(n: &Notice) -> String {
         Notice::TablebasesChecked { usable, refused } => format!(
             "info string TablebasePath: {usable} files checked and in use, {refused} not used"
         ),
+        Notice::TablebasesPacked { tables, at } => format!(
+            "info string TablebasePath: {tables} tables packed at {at} in use, each block checked as it is read"
+        ),
     }
 }
 

@@ -5,13 +5,17 @@ built mulino (`cargo build --release`): FENs of every variant, moves,
 protocol lines, engine specifications, openings files, PGN games, engine
 replies, the web board's API calls and HTTP requests, and database headers.
 
-    python3 fuzz/make_seeds.py [--tb-dir DIR]
+    python3 fuzz/make_seeds.py [--tb-dir DIR] [--pack-dir DIR]
 
 The database seeds need files built by `mulino tb build --pieces 3`
 (several variants) and the placing layers by a small program (see
 docs/fuzzing.md); with --tb-dir, the first 128 bytes of every `.tb`,
 `.dtz` and `.wdz` file under DIR are taken, and every file named
 `placing-*` whole (its header alone past 4096 bytes). Without it, the tb_header seeds are left as they are.
+With --pack-dir (a folder `mulino tb pack` wrote, one with the 3-3 and 4-3
+tables at least), the pack seeds: its `manifest.json`, the index region of
+each of those tables, and each table's first block after the two bytes the
+target reads first (which table, a seed for the positions it probes).
 Seeds are named by the hash of their content, as libFuzzer names corpus
 files, so rerunning adds nothing twice.
 """
@@ -320,9 +324,28 @@ def tb(dir):
             put("tb_header", data if len(data) <= 4096 else data[:128])
 
 
+def pack(dir):
+    manifest = json.load(open(os.path.join(dir, "manifest.json")))
+    put("pack", open(os.path.join(dir, "manifest.json"), "rb").read())
+    index = open(os.path.join(dir, "index.bin"), "rb").read()
+    for pick, name in ((0, "3-3"), (1, "4-3")):
+        table = next(t for t in manifest["tables"] if t["name"] == name)
+        stored = table["stored"]
+        region = index[stored["index"]["offset"]:][:stored["index"]["len"]]
+        put("pack", region)
+        # The first block's length: the u32 after the block count, which
+        # the region's last 8 + 20 * blocks bytes begin with.
+        entries = region[len(region) - 20 * stored["blocks"]:]
+        length = int.from_bytes(entries[:4], "little")
+        data = open(os.path.join(dir, "data-%03d.bin" % stored["first_file"]), "rb").read()
+        block = data[stored["first_offset"]:][:length]
+        put("pack", bytes([pick, 7]) + block)
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--tb-dir")
+    p.add_argument("--pack-dir")
     a = p.parse_args()
     fens()
     moves()
@@ -336,6 +359,8 @@ def main():
     web_http()
     if a.tb_dir:
         tb(a.tb_dir)
+    if a.pack_dir:
+        pack(a.pack_dir)
     for t in sorted(os.listdir(SEEDS)):
         print(t, len(os.listdir(os.path.join(SEEDS, t))))
 

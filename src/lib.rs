@@ -18,7 +18,8 @@
 //!   (`mulino match`), [`book`] (`mulino book`, opening books for
 //!   matches), [`web`] (`mulino gui`, the web board; its JSON API
 //!   also in WebAssembly, for the board served as static files) and
-//!   [`tb_cli`] (`mulino tb`, the database command line); and for the
+//!   [`tb_cli`] (`mulino tb`, the database command line), [`judge`]
+//!   (`mulino judge`, games judged move by move by the databases); and for the
 //!   engine's developers [`tune`] (`mulino tune`, the evaluation's weights
 //!   fitted to the databases' values).
 //! - [`random`]: at the bottom, seeded draws that stay the same across
@@ -37,6 +38,8 @@ pub mod book;
 pub mod core;
 pub mod engine;
 pub mod host;
+#[cfg(not(target_family = "wasm"))]
+pub mod judge;
 pub mod largemem;
 #[cfg(not(target_family = "wasm"))]
 pub mod matches;

@@ -70,6 +70,9 @@ enum Sub {
     /// Build, verify and count the databases of perfect play: the moving
     /// phase and the placing layers above it.
     Tb(mulino::tb_cli::TbArgs),
+    /// Judge games by the databases: every move that threw a win or a
+    /// draw away, summed up per player, phase and game.
+    Judge(mulino::judge::JudgeArgs),
     /// Play and analyse in the browser: serve the page and print its URL.
     Gui(mulino::web::GuiArgs),
     /// Fit the evaluation's weights to the databases' values, or to the
@@ -207,6 +210,7 @@ fn main() -> ExitCode {
         Some(Sub::Match(args)) => tool("match", mulino::matches::run(args)),
         Some(Sub::Book(args)) => tool("book", mulino::book::run(args)),
         Some(Sub::Tune(args)) => tool("tune", mulino::tune::run(args)),
+        Some(Sub::Judge(args)) => tool("judge", mulino::judge::run(args)),
         Some(Sub::Pgn { files }) => tool("pgn", pgn_as_json(&files)),
         Some(Sub::Endgames {
             nodes,
@@ -246,5 +250,29 @@ mod tests {
         let mut missing = Vec::new();
         check(&Cli::command(), "mulino", &mut missing);
         assert!(missing.is_empty(), "options without help: {missing:?}");
+    }
+
+    /// protocol.md's list of command-line arguments (§1) has a line for
+    /// every tool subcommand, and the protocol's `help` names each.
+    #[test]
+    fn every_subcommand_is_listed_in_protocol_md_and_help() {
+        let protocol = include_str!("../protocol.md");
+        let list = protocol
+            .split("### Command-line arguments")
+            .nth(1)
+            .and_then(|rest| rest.split("```").nth(1))
+            .expect("protocol.md's list of command-line arguments");
+        let help = mulino::protocol::uci::help::overview();
+        for sub in Cli::command().get_subcommands() {
+            let name = sub.get_name();
+            assert!(
+                list.lines()
+                    .any(|l| l.starts_with(&format!("mulino {name} "))),
+                "protocol.md lists no `mulino {name}`"
+            );
+            if !["perft", "bench"].contains(&name) {
+                assert!(help.contains(name), "`help` names no {name}");
+            }
+        }
     }
 }

@@ -54,7 +54,7 @@ const ENTRIES: [Entry; 10] = [
 ];
 
 const TAIL: &str = "From the shell, `mulino --help` lists the tools (match, book, tb, gui, \
-                    endgames, tune, pgn); `mulino help TOOL` shows one.";
+                    endgames, tune, pgn, judge); `mulino help TOOL` shows one.";
 
 /// The answer to `help`: every command in a few lines.
 pub fn overview() -> String {

@@ -273,6 +273,7 @@ impl Engine {
             EngineOption::Ponder => self.settings.ponder = flag,
             EngineOption::SkillLevel => self.settings.skill = int as u8,
             EngineOption::ShowCurrMove => self.settings.show_currmove = flag,
+            EngineOption::ShowWdl => self.settings.show_wdl = flag,
             EngineOption::TablebasePath => {
                 if let OptionValue::Text(path) = &value {
                     self.settings.tablebase_path = path.clone();
@@ -432,6 +433,7 @@ impl Engine {
             EngineOption::Ponder => OptionValue::Bool(s.ponder),
             EngineOption::SkillLevel => int(s.skill.into()),
             EngineOption::ShowCurrMove => OptionValue::Bool(s.show_currmove),
+            EngineOption::ShowWdl => OptionValue::Bool(s.show_wdl),
             EngineOption::TablebasePath => OptionValue::Text(s.tablebase_path.clone()),
             EngineOption::Variant => OptionValue::Choice(s.variant.name()),
             EngineOption::Rule(r) => r.get(&self.rules),

@@ -18,13 +18,14 @@ pub enum EngineOption {
     Ponder,
     SkillLevel,
     ShowCurrMove,
+    ShowWdl,
     TablebasePath,
     Variant,
     Rule(RuleOption),
 }
 
 impl EngineOption {
-    const OWN: [EngineOption; 10] = [
+    const OWN: [EngineOption; 11] = [
         EngineOption::Hash,
         EngineOption::ClearHash,
         EngineOption::Threads,
@@ -33,6 +34,7 @@ impl EngineOption {
         EngineOption::Ponder,
         EngineOption::SkillLevel,
         EngineOption::ShowCurrMove,
+        EngineOption::ShowWdl,
         EngineOption::TablebasePath,
         EngineOption::Variant,
     ];
@@ -65,6 +67,7 @@ impl EngineOption {
             EngineOption::Ponder => "Ponder",
             EngineOption::SkillLevel => "Skill Level",
             EngineOption::ShowCurrMove => "ShowCurrMove",
+            EngineOption::ShowWdl => "UCI_ShowWDL",
             EngineOption::TablebasePath => "TablebasePath",
             EngineOption::Variant => "Variant",
             EngineOption::Rule(r) => r.name(),
@@ -89,6 +92,9 @@ impl EngineOption {
             EngineOption::SkillLevel => spin(d.skill.into(), 0, 20),
             EngineOption::ShowCurrMove => OptionKind::Check {
                 default: d.show_currmove,
+            },
+            EngineOption::ShowWdl => OptionKind::Check {
+                default: d.show_wdl,
             },
             EngineOption::TablebasePath => OptionKind::Text { default: "" },
             EngineOption::Variant => options::variant_kind(),
@@ -119,6 +125,8 @@ pub struct Settings {
     pub ponder: bool,
     pub skill: u8,
     pub show_currmove: bool,
+    /// Whether info lines carry `wdl W D L` after the score.
+    pub show_wdl: bool,
     /// The directory of the endgame databases (empty: none).
     pub tablebase_path: String,
     /// The preset last chosen with `Variant` (the rule knobs may differ
@@ -136,6 +144,7 @@ impl Default for Settings {
             ponder: false,
             skill: 20,
             show_currmove: false,
+            show_wdl: false,
             tablebase_path: String::new(),
             variant: Variant::Nine,
         }

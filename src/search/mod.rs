@@ -13,6 +13,7 @@ mod repetition;
 pub mod tablebase;
 pub mod time;
 pub mod tt;
+pub mod wdl;
 mod worker;
 
 use std::sync::Arc;

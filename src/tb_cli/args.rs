@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
 
-use super::endgames;
+use super::{endgames, wdl};
 use crate::core::Variant;
 use crate::tb::format::Kind;
 use crate::tb::index::{MAX_PIECES, MIN_PIECES};
@@ -31,6 +31,9 @@ pub enum TbCommand {
     /// Sample the endgame benchmark's positions (`mulino endgames`) from
     /// the files: won and drawn, each with a move that throws it away.
     Endgames(endgames::EndgamesArgs),
+    /// Fit the map from the search's score to win, draw and loss shares
+    /// (`UCI_ShowWDL`) on the files' exact values, and print it as Rust.
+    Wdl(wdl::WdlArgs),
     /// Pack the `.wdz` files of one N-move rule and the placing layers
     /// into a folder of small compressed blocks, for any static web host
     /// (docs/databases.md, "Packed folders").

@@ -43,10 +43,10 @@ pub struct EndgamesArgs {
 
 /// SplitMix64: a small generator whose sequence for a seed never changes
 /// with a dependency's version, so that a set can be made again.
-struct SplitMix(u64);
+pub(super) struct SplitMix(pub(super) u64);
 
 impl SplitMix {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -55,13 +55,13 @@ impl SplitMix {
     }
 
     /// A number below `n` (n > 0).
-    fn below(&mut self, n: u64) -> u64 {
+    pub(super) fn below(&mut self, n: u64) -> u64 {
         ((self.next() as u128 * n as u128) >> 64) as u64
     }
 }
 
 /// The range `a-b` of pieces a side.
-fn piece_range(text: &str) -> Result<(u8, u8), String> {
+pub(super) fn piece_range(text: &str) -> Result<(u8, u8), String> {
     let parsed = text
         .split_once('-')
         .and_then(|(a, b)| Some((a.parse::<u8>().ok()?, b.parse::<u8>().ok()?)));

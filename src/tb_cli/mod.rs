@@ -14,6 +14,7 @@ mod endgames;
 mod pack;
 mod placing;
 mod progress;
+mod wdl;
 
 pub use args::{
     BuildArgs, CommonArgs, CompareArgs, Files, NmoveArgs, PackArgs, StatsArgs, TbArgs, TbCommand,
@@ -37,6 +38,7 @@ pub fn run(args: TbArgs) -> Result<()> {
         TbCommand::Verify(a) => run_verify(a),
         TbCommand::Stats(a) => run_stats(a),
         TbCommand::Endgames(a) => endgames::run(&a),
+        TbCommand::Wdl(a) => wdl::run(&a),
         TbCommand::Nmove(a) => run_nmove(a),
         TbCommand::Pack(a) => pack::run_pack(a),
         TbCommand::Compare(a) => pack::run_compare(a),

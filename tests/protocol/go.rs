@@ -481,3 +481,74 @@ fn self_play_under_a_clock_never_flags() {
     );
     assert!(engine.sync().is_empty());
 }
+
+/// `wdl W D L` of an info line, if it has one.
+fn wdl_of(line: &str) -> Option<[u32; 3]> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "wdl")?;
+    let n = |i: usize| words.get(at + i)?.parse::<u32>().ok();
+    Some([n(1)?, n(2)?, n(3)?])
+}
+
+#[test]
+fn uci_show_wdl_is_off_by_default_and_adds_wdl_after_the_score() {
+    let mut engine = Engine::spawn();
+    let uci = engine.ask("uci");
+    assert!(
+        uci.iter()
+            .any(|l| l == "option name UCI_ShowWDL type check default false"),
+        "{uci:?}"
+    );
+    let position = "position startpos moves d6 a1 d5 a4 d7xa4";
+    assert!(engine.ask(position).is_empty());
+    let off = engine.go("depth 4");
+    assert!(off.iter().all(|l| !l.contains(" wdl ")), "{off:?}");
+    assert!(
+        engine
+            .ask("setoption name UCI_ShowWDL value true")
+            .is_empty()
+    );
+    // Positions with scores of both signs and of different sizes.
+    let mut scored: Vec<(i64, [u32; 3])> = Vec::new();
+    for moves in [
+        "",
+        " d6 a1 d5 a4 d7xa4",
+        " d6 a1 d5 a4 d7xa4 b4 d1 g1",
+        " d6 d5",
+    ] {
+        assert!(
+            engine
+                .ask(&format!("position startpos moves{moves}"))
+                .is_empty()
+        );
+        for line in engine.go("depth 4") {
+            if !line.starts_with("info depth ") {
+                continue;
+            }
+            let wdl = wdl_of(&line).unwrap_or_else(|| panic!("no wdl in {line}"));
+            assert_eq!(wdl.iter().sum::<u32>(), 1000, "{line}");
+            // Right after the score, as Stockfish prints it.
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == "score").unwrap();
+            assert_eq!(words[at + 3], "wdl", "{line}");
+            if words[at + 1] == "cp" {
+                scored.push((words[at + 2].parse().unwrap(), wdl));
+            }
+        }
+    }
+    scored.sort();
+    for pair in scored.windows(2) {
+        let ((a, x), (b, y)) = (pair[0], pair[1]);
+        assert!(x[0] <= y[0] && x[2] >= y[2], "{a}: {x:?}, {b}: {y:?}");
+    }
+    assert!(
+        scored.first().unwrap().0 < 0 && scored.last().unwrap().0 > 0,
+        "{scored:?}"
+    );
+    assert!(
+        engine
+            .ask("setoption name UCI_ShowWDL value false")
+            .is_empty()
+    );
+    assert!(engine.go("depth 2").iter().all(|l| !l.contains(" wdl ")));
+}

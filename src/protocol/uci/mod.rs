@@ -34,11 +34,13 @@ pub enum LineError {
     Engine(#[from] EngineError),
 }
 
-struct LineReporter(Out);
+/// Prints a search's lines; the flag is `UCI_ShowWDL` as the search
+/// started.
+struct LineReporter(Out, bool);
 
 impl Reporter for LineReporter {
     fn info(&self, info: &Info) {
-        self.0.line(&output::info_line(info));
+        self.0.line(&output::info_line(info, self.1));
     }
     fn currmove(&self, depth: u32, mv: Move, number: usize) {
         self.0.line(&format!(
@@ -344,7 +346,8 @@ impl Session {
     fn go(&mut self, params: &GoParams) -> Result<(), EngineError> {
         let out = self.out.clone();
         let wake = self.waker();
-        let reporter = Arc::new(LineReporter(out.clone()));
+        let show_wdl = self.engine.settings().show_wdl;
+        let reporter = Arc::new(LineReporter(out.clone(), show_wdl));
         let done = Box::new(move |end: SearchEnd| match end {
             SearchEnd::GameOver(outcome) => {
                 out.line(&format!("info string game over: {}", outcome.describe()));

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use crate::core::OptionKind;
 use crate::core::{Color, Game, Point};
 use crate::engine::{EngineOption, Notice, PerftReport};
+use crate::search::wdl::wdl_of;
 use crate::search::{Bound, Info, Score};
 use crate::tb::{TbValue, Wdl};
 
@@ -36,11 +37,17 @@ pub fn option_line(option: EngineOption) -> String {
     s
 }
 
-pub fn info_line(info: &Info) -> String {
-    let score = match info.score {
+/// An `info` line of a search; with `show_wdl` (`UCI_ShowWDL`), the
+/// score's win, draw and loss per mille after it, as Stockfish prints them.
+pub fn info_line(info: &Info, show_wdl: bool) -> String {
+    let mut score = match info.score {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(n) => format!("mate {n}"),
     };
+    if show_wdl {
+        let w = wdl_of(info.score);
+        let _ = write!(score, " wdl {} {} {}", w.win, w.draw, w.loss);
+    }
     let bound = match info.bound {
         Some(Bound::Lower) => " lowerbound",
         Some(Bound::Upper) => " upperbound",

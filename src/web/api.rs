@@ -31,7 +31,7 @@
 //! | `white`, `black`, `marked`, `in_hand` | the points of each side's pieces, the points marked by a placing mill under mark-and-delay (Da San Qi's `X`: no piece may go there until placing ends), the pieces in hand |
 //! | `legal` | every legal whole turn |
 //! | `outcome` | `null`, or the `result` (`1-0`, `0-1`, `1/2-1/2`) and its `reason` |
-//! | `evals`, `search`, `finished` | the evaluation after each number of moves, the search in progress, the last hint or analysis |
+//! | `evals`, `search`, `finished` | the evaluation after each number of moves, the search in progress, the last hint or analysis; each of their `lines` has its `multipv`, `depth`, `eval`, `wdl` (White's win, the draw and Black's win per mille, as `UCI_ShowWDL` gives them) and `pv` |
 
 use serde::{Deserialize, Serialize};
 
@@ -425,6 +425,8 @@ struct LineView {
     multipv: usize,
     depth: u32,
     eval: Eval,
+    /// White's win, the draw and Black's win, per mille.
+    wdl: [u16; 3],
     pv: Vec<String>,
 }
 
@@ -476,6 +478,7 @@ fn lines(lines: &[Line]) -> Vec<LineView> {
             multipv: rank + 1,
             depth: l.depth,
             eval: l.eval,
+            wdl: l.wdl,
             pv: l.pv.iter().map(Move::to_string).collect(),
         })
         .collect()

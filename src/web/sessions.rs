@@ -134,6 +134,16 @@ impl Eval {
     }
 }
 
+/// The shares of a score of `side` (to move) as White's win, the draw and
+/// Black's win, per mille.
+fn white_wdl(score: Score, side: Color) -> [u16; 3] {
+    let w = crate::search::wdl::wdl_of(score);
+    match side {
+        Color::White => [w.win, w.draw, w.loss],
+        Color::Black => [w.loss, w.draw, w.win],
+    }
+}
+
 /// Who plays a turn and its full-move number, as the rules core counts
 /// them (a rule may give one side two turns in a row).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,6 +157,9 @@ pub struct Turn {
 pub struct Line {
     pub depth: u32,
     pub eval: Eval,
+    /// The score as White's win, the draw and Black's win, per mille
+    /// (`search::wdl`, as `UCI_ShowWDL` gives it).
+    pub wdl: [u16; 3],
     pub pv: Vec<Move>,
 }
 
@@ -177,6 +190,7 @@ impl Reporter for SlotReporter {
         let line = Line {
             depth: info.depth,
             eval: Eval::from_score(info.score, side),
+            wdl: white_wdl(info.score, side),
             pv: info.pv.clone(),
         };
         // Each rank keeps its line until the new iteration reaches it, so
@@ -715,6 +729,11 @@ mod tests {
 
     #[test]
     fn evaluations_are_from_whites_point_of_view() {
+        assert_eq!(white_wdl(Score::Mate(3), Color::Black), [0, 0, 1000]);
+        assert_eq!(white_wdl(Score::Mate(-3), Color::Black), [1000, 0, 0]);
+        let [w, d, l] = white_wdl(Score::Cp(500), Color::White);
+        assert_eq!(white_wdl(Score::Cp(500), Color::Black), [l, d, w]);
+        assert!(w > l && w + d + l == 1000);
         assert_eq!(Eval::from_score(Score::Cp(40), Color::White), Eval::Cp(40));
         assert_eq!(Eval::from_score(Score::Cp(40), Color::Black), Eval::Cp(-40));
         assert_eq!(

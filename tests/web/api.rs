@@ -413,6 +413,16 @@ fn analysis_runs_until_stopped_with_multipv_lines() {
     assert!(st["search"].is_null());
     let lines = st["finished"]["lines"].as_array().expect("lines");
     assert_eq!(lines.len(), 3, "{lines:?}");
+    // Each line's score also as White's win, the draw and Black's win.
+    for line in lines {
+        let wdl: Vec<u64> = line["wdl"]
+            .as_array()
+            .expect("wdl")
+            .iter()
+            .filter_map(|x| x.as_u64())
+            .collect();
+        assert_eq!((wdl.len(), wdl.iter().sum::<u64>()), (3, 1000), "{line}");
+    }
     assert!(strings(&st["moves"]).is_empty(), "analysis plays nothing");
     assert!(!st["evals"][0].is_null());
     // A move made while the engine analyses stops it first.

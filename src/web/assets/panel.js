@@ -53,6 +53,15 @@ function evalText(e) {
   return (v >= 0 ? '+' : '') + v.toFixed(Math.abs(v) >= 10 ? 1 : 2);
 }
 
+// A line's `wdl` (White's win, the draw, Black's win, per mille, from
+// the search's score: protocol.md, UCI_ShowWDL) as percentages; '' when
+// the line has none.
+function wdlText(line) {
+  if (!line || !Array.isArray(line.wdl)) return '';
+  const [w, d, b] = line.wdl.map((x) => Math.round(x / 10));
+  return 'White ' + w + '% · draw ' + d + '% · Black ' + b + '%';
+}
+
 // Pieces for the bar and graph: mates pinned at the ends.
 function evalPieces(e) {
   if (!e) return null;
@@ -147,7 +156,8 @@ function renderEval() {
   const title = !e ? 'No evaluation yet'
     : e.result !== undefined ? 'Game over: ' + evalText(e)
     : 'Evaluation (White\'s view): ' + evalText(e) + (stale ? ', from an earlier position' : '');
-  $('evalcol').title = title;
+  const wdl = stale ? '' : wdlText(currentLines()[0]);
+  $('evalcol').title = wdl ? title + '; ' + wdl : title;
   // The graph.
   const svg = $('graph');
   svg.replaceChildren();
@@ -181,6 +191,13 @@ function renderLines() {
     score.className = 'score';
     score.textContent = evalText(line.eval);
     div.appendChild(score);
+    const wdl = wdlText(line);
+    if (wdl) {
+      const shares = document.createElement('span');
+      shares.className = 'wdl';
+      shares.textContent = wdl;
+      div.appendChild(shares);
+    }
     div.appendChild(document.createTextNode('(depth ' + line.depth + ') ' + line.pv.join(' ')));
     box.appendChild(div);
   }

@@ -233,3 +233,70 @@ fn keeping_moves(game: &Game, probe: &RootProbe, value: Wdl) -> Vec<Move> {
         .filter(|&m| value_after(game, probe, m) == Some(value))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tb::TbValue;
+
+    const WIN: TbValue = TbValue {
+        rule: Some(Wdl::Win),
+        pure: Some(Wdl::Win),
+        to_end: None,
+        to_removal: None,
+    };
+
+    /// A move that repeats a position for the third time draws, whatever
+    /// the databases (which know no history) say of the position it
+    /// reaches; another move keeps their value.
+    #[test]
+    fn a_third_repetition_draws_a_databases_win() {
+        let rules = Rules::default();
+        let start = "********/********/******** w p p 0 4 0 4 0 0 0 0 0 0 0 0 6";
+        let start = Position::from_fen(start, &rules).unwrap();
+        let mut moves = vec!["a1", "b2", "g1", "f2", "a7", "b6", "g7", "f6"];
+        for _ in 0..2 {
+            moves.extend(["a1-a4", "b2-b4", "a4-a1", "b4-b2"]);
+        }
+        let (last, before) = moves.split_last().unwrap();
+        let game = Game::from_moves(rules, start, before.iter().copied()).unwrap();
+        let last: Move = last.parse().unwrap();
+        let other: Move = "b4-c4".parse().unwrap();
+        let probe = RootProbe {
+            value: Some(WIN),
+            moves: vec![(last, Some(WIN)), (other, Some(WIN))],
+            in_time: false,
+        };
+        assert_eq!(value_after(&game, &probe, last), Some(Wdl::Draw));
+        assert_eq!(value_after(&game, &probe, other), Some(Wdl::Win));
+        assert_eq!(keeping_moves(&game, &probe, Wdl::Win), [other]);
+        assert_eq!(value_before(&probe), Some(Wdl::Win));
+    }
+
+    #[test]
+    fn the_rules_come_from_the_tags() {
+        let game = |tags: &[(&str, &str)]| PgnGame {
+            tags: tags
+                .iter()
+                .map(|&(n, v)| (n.to_string(), v.to_string()))
+                .collect(),
+            ..PgnGame::default()
+        };
+        assert_eq!(rules_of(&game(&[])), Ok(Rules::default()));
+        let twelve = rules_of(&game(&[("Variant", "twelve")])).unwrap();
+        assert_eq!(twelve, Variant::Twelve.rules());
+        let ruled = rules_of(&game(&[("Rules", "NMoveRule=50 Flying=false")])).unwrap();
+        assert_eq!((ruled.n_move_rule, ruled.flying), (50, false));
+        assert!(matches!(
+            rules_of(&game(&[("Rules", "Nonsense=1")])),
+            Err(GameProblem::UnknownRule(_))
+        ));
+        assert!(matches!(
+            rules_of(&game(&[("Rules", "NMoveRule=abc")])),
+            Err(GameProblem::RuleValue {
+                option: "NMoveRule",
+                ..
+            })
+        ));
+    }
+}

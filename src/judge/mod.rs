@@ -42,10 +42,10 @@ pub struct JudgeArgs {
 /// Why the judge stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum JudgeError {
-    #[error("cannot read {}: {source}", .path.display())]
+    #[error("cannot read {}: {error}", .path.display())]
     Read {
         path: PathBuf,
-        source: std::io::Error,
+        error: std::io::Error,
     },
     #[error("{}: no games in it", .path.display())]
     NoGames { path: PathBuf },
@@ -131,9 +131,9 @@ impl Judge {
 
     /// Judges every game of the PGN file at `path`.
     pub fn judge_file(&mut self, path: &Path) -> Result<(), JudgeError> {
-        let text = std::fs::read_to_string(path).map_err(|source| JudgeError::Read {
+        let text = std::fs::read_to_string(path).map_err(|error| JudgeError::Read {
             path: path.to_path_buf(),
-            source,
+            error,
         })?;
         self.judge_text(path, &text)
     }

@@ -154,3 +154,31 @@ fn malformed_games_are_refused_with_a_message() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("no such folder"), "{stderr}");
 }
+
+/// The `.wdz` files of the same miniature game, and their packed folder,
+/// judge the game alike: the same report, the same one error.
+#[test]
+fn a_packed_folder_judges_as_its_files() {
+    let pgn = games();
+    let files = judge(fixture::wdz_game(), &pgn, "judge-wdz", true);
+    let packed = crate::pack::packed("judge-packed");
+    let pack = judge(&packed, &pgn, "judge-wdz", true);
+    for out in [&files, &pack] {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert_eq!(
+        String::from_utf8_lossy(&files.stdout),
+        String::from_utf8_lossy(&pack.stdout)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&pack.stdout).unwrap();
+    let errors = report["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 1, "{report:#}");
+    assert_eq!(
+        (&errors[0]["ply"], &errors[0]["move"]),
+        (&10.into(), &"e4-e5".into())
+    );
+}

@@ -16,7 +16,7 @@ use crate::fixture::{limits, rules, scratch, wdz_game};
 
 /// `wdz_game()` packed into a scratch folder, in small blocks so that
 /// tables have many.
-fn packed(name: &str) -> std::path::PathBuf {
+pub fn packed(name: &str) -> std::path::PathBuf {
     let out = scratch(name);
     let opts = PackOptions {
         src: wdz_game().to_path_buf(),

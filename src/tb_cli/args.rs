@@ -32,7 +32,8 @@ pub enum TbCommand {
     /// the files: won and drawn, each with a move that throws it away.
     Endgames(endgames::EndgamesArgs),
     /// Fit the map from the search's score to win, draw and loss shares
-    /// (`UCI_ShowWDL`) on the files' exact values, and print it as Rust.
+    /// (`UCI_ShowWDL`) on the files' exact values of Nine Men's Morris's
+    /// moving phase, and print it as Rust (docs/strength.md).
     Wdl(wdl::WdlArgs),
     /// Pack the `.wdz` files of one N-move rule and the placing layers
     /// into a folder of small compressed blocks, for any static web host

@@ -330,13 +330,15 @@ pub fn checksum(data: &[u8]) -> u64 {
     h
 }
 
-/// Writes a finished table: to `path.tmp` first, synced, then renamed, so
-/// that a file under the final name is always complete; and records it
+/// Writes a finished table: to `path.tmp.PID` first (a name of this
+/// process's own, so that jobs building into one directory never write
+/// one file), synced, then renamed, so that a file under the final name
+/// is always complete; and records it
 /// as checked in its directory's list (`trust.rs`): its bytes are the
 /// ones its checksum was computed from.
 pub fn write_table(path: &Path, header: &Header, slots: &[u8]) -> Result<(), TbError> {
     let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
+    tmp.push(format!(".tmp.{}", std::process::id()));
     let tmp = PathBuf::from(tmp);
     let mut f = File::create(&tmp).map_err(TbError::io(&tmp))?;
     f.write_all(&header.to_bytes()).map_err(TbError::io(&tmp))?;

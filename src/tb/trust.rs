@@ -10,6 +10,10 @@
 //! wrote); the engine's check adds the files it verified. The list is only
 //! a cache: a directory that cannot be written to, or a damaged list,
 //! costs a full check and nothing else.
+//!
+//! Several processes may build into one directory at once (the jobs of a
+//! cluster's scheduler): a list is saved merged with the one on disk,
+//! under a lock file of its own, so that no process's lines are lost.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -18,6 +22,49 @@ use std::time::UNIX_EPOCH;
 
 /// The list's name in a databases' directory.
 pub const FILE_NAME: &str = ".mulino-checked";
+
+/// The lock file that one saving process at a time holds.
+const LOCK_NAME: &str = ".mulino-checked.lock";
+
+/// How long a save waits for another's lock before it takes it as left
+/// by a process that was killed (a save holds it for milliseconds).
+const LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The directory's lock, held while it lives.
+struct DirLock(PathBuf);
+
+impl DirLock {
+    /// Waits for the lock (created only where none is), or takes an old
+    /// one as stale after `LOCK_PATIENCE`; `None` where the directory
+    /// cannot be written to.
+    fn take(dir: &Path) -> Option<DirLock> {
+        let path = dir.join(LOCK_NAME);
+        let start = std::time::Instant::now();
+        loop {
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
+                Ok(_) => return Some(DirLock(path)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    if start.elapsed() > LOCK_PATIENCE {
+                        let _ = std::fs::remove_file(&path);
+                    } else {
+                        std::thread::sleep(std::time::Duration::from_millis(2));
+                    }
+                }
+                Err(_) => return None,
+            }
+        }
+    }
+}
+
+impl Drop for DirLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
 
 /// What identifies one version of a file on disk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,13 +157,23 @@ impl Checked {
         }
     }
 
-    /// Writes the list (to a temporary file, then renamed); a directory
-    /// that cannot be written to keeps no list.
+    /// Writes the list, merged with the one on disk now (this list's
+    /// line for a file wins), under the directory's lock: to a temporary
+    /// file, then renamed. A directory that cannot be written to keeps no
+    /// list.
     pub fn save(&self) {
-        let mut lines: Vec<String> = {
-            let files = self.files.lock().unwrap_or_else(|e| e.into_inner());
-            files.iter().map(|(name, s)| s.line(name)).collect()
+        let Some(_lock) = DirLock::take(&self.dir) else {
+            return;
         };
+        let mut merged = Checked::load(&self.dir)
+            .files
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner());
+        {
+            let files = self.files.lock().unwrap_or_else(|e| e.into_inner());
+            merged.extend(files.iter().map(|(name, s)| (name.clone(), *s)));
+        }
+        let mut lines: Vec<String> = merged.iter().map(|(name, s)| s.line(name)).collect();
         lines.sort();
         let mut text = String::from(
             "# The database files mulino has checked, as they were then (name, size, \
@@ -166,6 +223,42 @@ mod tests {
         // A damaged list is an empty one.
         std::fs::write(dir.join(FILE_NAME), "mulino-3-3.tb\tx\n").unwrap();
         assert!(!Checked::load(&dir).holds(&file, 7));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn builds_recording_at_once_lose_no_file() {
+        // As jobs of a plan do: each records its own files in one list.
+        let dir = std::env::temp_dir().join(format!("mulino-trust-many-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let files: Vec<PathBuf> = (0..8)
+            .map(|i| dir.join(format!("mulino-{i}-3.tb")))
+            .collect();
+        for f in &files {
+            std::fs::write(f, b"values").unwrap();
+        }
+        std::thread::scope(|scope| {
+            for (i, f) in files.iter().enumerate() {
+                let dir = &dir;
+                scope.spawn(move || {
+                    for _ in 0..5 {
+                        Checked::record(dir, f, i as u64);
+                    }
+                });
+            }
+        });
+        let list = Checked::load(&dir);
+        for (i, f) in files.iter().enumerate() {
+            assert!(list.holds(f, i as u64), "{} lost", f.display());
+        }
+        assert!(!dir.join(LOCK_NAME).exists(), "the lock is left behind");
+        // A lock left by a killed process is taken after a while.
+        std::fs::write(dir.join(LOCK_NAME), b"").unwrap();
+        let lock = DirLock::take(&dir);
+        assert!(lock.is_some());
+        drop(lock);
+        assert!(!dir.join(LOCK_NAME).exists());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

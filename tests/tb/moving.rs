@@ -314,7 +314,7 @@ fn tables_for_other_rules_or_damaged_files_are_refused() {
     assert!(!play.holds(3, 3));
     // An unfinished build leaves only a temporary file: not a table.
     std::fs::remove_file(&path).unwrap();
-    std::fs::write(path.with_extension("tb.tmp"), &bytes).unwrap();
+    std::fs::write(path.with_extension("tb.tmp.12345"), &bytes).unwrap();
     assert!(!build::pair_done(&dir, nine, 3, 3));
     assert!(matches!(
         MappedTable::open(&dir, 3, 3, nine),

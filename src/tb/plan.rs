@@ -21,6 +21,8 @@ pub enum PlanError {
     BadOrder { job: String, after: String },
     #[error("job `{job}` reads `{input}`, which no job before it writes")]
     UnmetInput { job: String, input: String },
+    #[error("job `{job}` needs `{input}`, which is not in the folder (or is damaged)")]
+    MissingInput { job: String, input: String },
     #[error("no job named `{0}` in this plan")]
     NoSuchJob(String),
 }

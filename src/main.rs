@@ -133,7 +133,12 @@ fn tool(name: &str, result: anyhow::Result<()>) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("mulino {name}: {e:#}");
-            ExitCode::FAILURE
+            // A job whose input is missing exits 3, so that a scheduler
+            // can tell it from a failure of its own (exit 1).
+            match e.downcast_ref::<mulino::tb::plan::PlanError>() {
+                Some(mulino::tb::plan::PlanError::MissingInput { .. }) => ExitCode::from(3),
+                _ => ExitCode::FAILURE,
+            }
         }
     }
 }

@@ -33,6 +33,7 @@ pub mod moving;
 pub mod nmove;
 pub mod pack;
 pub mod placing;
+pub mod plan;
 pub mod probe;
 pub mod root;
 pub mod rules;

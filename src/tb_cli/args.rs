@@ -21,6 +21,9 @@ pub struct TbArgs {
 pub enum TbCommand {
     /// Build databases bottom-up (finished files are kept, never rebuilt).
     Build(BuildArgs),
+    /// The build as a graph of jobs, for a scheduler (docs/databases.md,
+    /// "Building on a cluster").
+    Plan(PlanArgs),
     /// Recompute every stored value from its successors.
     Verify(VerifyArgs),
     /// Wins, losses, draws per symmetry class and longest distances.
@@ -169,6 +172,21 @@ pub struct BuildArgs {
     /// moving phase up to N-N must be there).
     #[arg(long, default_value_t = 9, hide = true)]
     pub placing_max: u8,
+    /// Build only this job of the plan of these options (`moving-X-Y`
+    /// or `place-K`, as `tb plan` names them); its inputs must be there
+    /// (exit status 3 if one is missing).
+    #[arg(long)]
+    pub job: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct PlanArgs {
+    #[command(flatten)]
+    pub build: BuildArgs,
+    /// `json`, `waves` (one command a line, waves apart by a blank line)
+    /// or `slurm` (a bash script that submits the missing jobs).
+    #[arg(long, value_enum, default_value_t = super::plan::PlanFormat::Json)]
+    pub format: super::plan::PlanFormat,
 }
 
 #[derive(Args, Debug)]

@@ -13,12 +13,13 @@ mod args;
 mod endgames;
 mod pack;
 mod placing;
+mod plan;
 mod progress;
 mod wdl;
 
 pub use args::{
-    BuildArgs, CommonArgs, CompareArgs, Files, NmoveArgs, PackArgs, StatsArgs, TbArgs, TbCommand,
-    VerifyArgs,
+    BuildArgs, CommonArgs, CompareArgs, Files, NmoveArgs, PackArgs, PlanArgs, StatsArgs, TbArgs,
+    TbCommand, VerifyArgs,
 };
 
 use crate::core::Variant;
@@ -35,6 +36,7 @@ use crate::tb::{TbError, TbRules};
 pub fn run(args: TbArgs) -> Result<()> {
     match args.command {
         TbCommand::Build(a) => run_build(a),
+        TbCommand::Plan(p) => plan::run_plan(&p.build, p.format),
         TbCommand::Verify(a) => run_verify(a),
         TbCommand::Stats(a) => run_stats(a),
         TbCommand::Endgames(a) => endgames::run(&a),
@@ -186,14 +188,31 @@ fn dtz_limits(dir: &Path, rules: TbRules, limits: NMoveLimits, x: u8, y: u8) -> 
 
 fn run_build(a: BuildArgs) -> Result<()> {
     let rules = tb_rules(a.common.variant)?;
-    let targets = match a.pieces {
-        Some(n) => all_subspaces(n),
-        None if a.placing && a.common.subspaces.is_empty() => Vec::new(),
-        None if a.common.subspaces.is_empty() => {
-            bail!("say --pieces N, --subspaces W-B,... or --placing")
-        }
-        // The folder a build makes: the subspaces asked for, as named.
-        None => a.common.subspaces.clone(),
+    // One job of the plan: its inputs must be there (the pairs below it
+    // are then found, not built); a placing layer alone.
+    let job = match &a.job {
+        Some(id) => Some(plan::job_to_build(&a, id)?),
+        None => None,
+    };
+    let layer_only = job
+        .as_ref()
+        .filter(|(_, pair)| pair.is_none())
+        .and_then(|(j, _)| {
+            j.id.strip_prefix("place-")
+                .and_then(|k| k.parse::<u8>().ok())
+        });
+    let targets = match (&job, a.pieces) {
+        (Some((_, Some(pair))), _) => vec![*pair],
+        (Some((_, None)), _) => Vec::new(),
+        (None, p) => match p {
+            Some(n) => all_subspaces(n),
+            None if a.placing && a.common.subspaces.is_empty() => Vec::new(),
+            None if a.common.subspaces.is_empty() => {
+                bail!("say --pieces N, --subspaces W-B,... or --placing")
+            }
+            // The folder a build makes: the subspaces asked for, as named.
+            None => a.common.subspaces.clone(),
+        },
     };
     let opts = Options {
         dir: a.common.dir.clone(),
@@ -210,7 +229,7 @@ fn run_build(a: BuildArgs) -> Result<()> {
     };
     let mut total: u64 =
         pairs.iter().map(|&(x, y)| pair_slots(x, y)).sum::<u64>() * kinds.len() as u64;
-    if a.placing {
+    if a.placing && job.is_none() {
         total += placing::slots(&a);
     }
     let mut whole = progress::Whole::new(&opts.dir, total);
@@ -245,8 +264,8 @@ fn run_build(a: BuildArgs) -> Result<()> {
             whole.built(&format!("{x}-{y}"), pair_slots(x, y), peak);
         }
     }
-    if a.placing {
-        placing::build(&a, rules, &mut whole)?;
+    if a.placing && (job.is_none() || layer_only.is_some()) {
+        placing::build(&a, rules, &mut whole, layer_only)?;
     }
     whole.summary();
     Ok(())

@@ -31,8 +31,9 @@ pub fn slots(a: &BuildArgs) -> u64 {
         .sum()
 }
 
-/// Builds every placing layer not yet in `--dir`, last layer first.
-pub fn build(a: &BuildArgs, rules: TbRules, whole: &mut Whole) -> Result<()> {
+/// Builds every placing layer not yet in `--dir` (or only layer `only`),
+/// last layer first.
+pub fn build(a: &BuildArgs, rules: TbRules, whole: &mut Whole, only: Option<u8>) -> Result<()> {
     if !(3..=PIECES).contains(&a.placing_max) {
         bail!("--placing-max {}: must be 3..={PIECES}", a.placing_max);
     }
@@ -44,7 +45,7 @@ pub fn build(a: &BuildArgs, rules: TbRules, whole: &mut Whole) -> Result<()> {
         memory: a.memory_bytes(),
     };
     println!("layer\tslots\tseconds\tpositions/s\tpeak_MiB\tbytes\twins\tdraws\tlosses");
-    for k in (0..LAYERS).rev() {
+    for k in (0..LAYERS).rev().filter(|&k| only.is_none_or(|o| o == k)) {
         match open_layer(&opts.dir, rules, k, opts.max) {
             Ok(t) if t.header.limits == opts.limits => {
                 t.verify_checksum()?;

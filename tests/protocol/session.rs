@@ -333,6 +333,7 @@ fn help_of_one_tool_or_one_command() {
         for (words, usage) in [
             (&["help", "bench"][..], "Usage: mulino bench"),
             (&["help", "tb", "build"][..], "Usage: mulino tb build"),
+            (&["help", "tb", "plan"][..], "Usage: mulino tb plan"),
             (&["help", "match"][..], "Usage: mulino match"),
             (&["help", "endgames"][..], "Usage: mulino endgames"),
         ] {

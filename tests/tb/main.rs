@@ -18,6 +18,7 @@ mod layout;
 mod moving;
 mod pack;
 mod placing;
+mod plan;
 mod play;
 mod score_wdl;
 mod wdz;

@@ -1,0 +1,114 @@
+//! `mulino tb plan` and `mulino tb build --job`: the plan's jobs, run
+//! wave by wave as separate processes into one folder, make the same
+//! files as one `tb build`; a job whose input is missing is refused with
+//! exit status 3.
+
+use std::path::Path;
+use std::process::Command;
+
+use super::fixture;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mulino");
+
+fn options(dir: &Path) -> Vec<String> {
+    ["--pieces", "4", "--files", "wdz", "--dir"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([dir.display().to_string()])
+        .collect()
+}
+
+fn plan_json(dir: &Path) -> serde_json::Value {
+    let out = Command::new(BIN)
+        .args(["tb", "plan", "--format", "json"])
+        .args(options(dir))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn jobs_run_at_once_make_the_files_of_one_build() {
+    let (jobs_dir, one_dir) = (fixture::scratch("plan-jobs"), fixture::scratch("plan-one"));
+    let plan = plan_json(&jobs_dir);
+    let jobs = plan["jobs"].as_array().unwrap();
+    let ids: Vec<&str> = jobs.iter().map(|j| j["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["moving-3-3", "moving-4-3", "moving-4-4"]);
+    // The waves as a scheduler would run them: every job of a wave at once.
+    let out = Command::new(BIN)
+        .args(["tb", "plan", "--format", "waves"])
+        .args(options(&jobs_dir))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let waves: Vec<&str> = text.split("\n\n").collect();
+    assert_eq!(waves.len(), 3, "{text}");
+    for wave in waves {
+        let children: Vec<_> = wave
+            .lines()
+            .map(|line| {
+                let argv: Vec<&str> = line.split(' ').collect();
+                Command::new(argv[0]).args(&argv[1..]).output()
+            })
+            .collect();
+        for c in children {
+            let c = c.unwrap();
+            assert!(c.status.success(), "{c:?}");
+        }
+    }
+    // Two processes of a finished job into one folder: both keep it.
+    let again: Vec<_> = (0..2)
+        .map(|_| {
+            Command::new(BIN)
+                .args(["tb", "build", "--job", "moving-4-4"])
+                .args(options(&jobs_dir))
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in again {
+        assert!(c.wait().unwrap().success());
+    }
+    let out = Command::new(BIN)
+        .args(["tb", "build"])
+        .args(options(&one_dir))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    for job in jobs {
+        for f in job["outputs"].as_array().unwrap() {
+            let f = f.as_str().unwrap();
+            let (a, b) = (
+                std::fs::read(jobs_dir.join(f)),
+                std::fs::read(one_dir.join(f)),
+            );
+            assert_eq!(a.unwrap(), b.unwrap(), "{f}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&jobs_dir);
+    let _ = std::fs::remove_dir_all(&one_dir);
+}
+
+#[test]
+fn a_missing_input_exits_3_and_an_unknown_job_1() {
+    let dir = fixture::scratch("plan-missing");
+    let out = Command::new(BIN)
+        .args(["tb", "build", "--job", "moving-4-4"])
+        .args(options(&dir))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("mulino-4-3-n100-100.wdz"), "{err}");
+    assert!(!dir.join("mulino-4-4-n100-100.wdz").exists());
+    let out = Command::new(BIN)
+        .args(["tb", "build", "--job", "moving-9-9"])
+        .args(options(&dir))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -229,8 +229,9 @@ fn run_build(a: BuildArgs) -> Result<()> {
     };
     let mut total: u64 =
         pairs.iter().map(|&(x, y)| pair_slots(x, y)).sum::<u64>() * kinds.len() as u64;
-    if a.placing && job.is_none() {
-        total += placing::slots(&a);
+    // A layer's job counts its own layer alone; a pair's job none.
+    if a.placing && (job.is_none() || layer_only.is_some()) {
+        total += placing::slots(&a, layer_only);
     }
     let mut whole = progress::Whole::new(&opts.dir, total);
     println!(

@@ -18,9 +18,10 @@ use crate::tb::placing::{LAYERS, Layer, PIECES, file_name};
 use crate::tb::placing::{PlacingLoaded, get, wdl};
 use crate::tb::placing::{open_any_layer, open_layer};
 
-/// The slots of every placing layer a build makes.
-pub fn slots(a: &BuildArgs) -> u64 {
+/// The slots of every placing layer a build makes (or of layer `only`).
+pub fn slots(a: &BuildArgs, only: Option<u8>) -> u64 {
     (0..LAYERS)
+        .filter(|&k| only.is_none_or(|o| o == k))
         .map(|k| {
             Layer {
                 k,

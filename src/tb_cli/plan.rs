@@ -67,6 +67,9 @@ fn options(a: &BuildArgs) -> Vec<String> {
     }
     if a.placing {
         v.push("--placing".into());
+        if a.placing_max != 9 {
+            v.extend(["--placing-max".into(), a.placing_max.to_string()]);
+        }
     }
     v
 }
@@ -185,7 +188,8 @@ fn slurm_script(jobs: &[Job], dir: &Path) -> String {
     s += "mkdir -p \"$DIR\"\n";
     s += "# Jobs of this plan left waiting on a failed one never run: cancel them.\n";
     s += "squeue -h -u \"$USER\" -o '%i %j %r' | while read -r id name reason; do\n  case \"$name\" in \"$PREFIX\"-*) [ \"$reason\" = DependencyNeverSatisfied ] && scancel \"$id\" ;; esac\ndone\n";
-    s += "done_all() { for f in \"$@\"; do [ -e \"$DIR/$f\" ] || return 1; done; }\n";
+    // A `.dtz` file may have its rule-free name (`rule_free_dtz`).
+    s += "done_all() { for f in \"$@\"; do [ -e \"$DIR/$f\" ] || [ -e \"$DIR/${f%-n*.dtz}.dtz\" ] || return 1; done; }\n";
     s += "submit() { local name=$1 mem=$2 cpus=$3 deps=$4 cmd=$5; local dep=(); [ -n \"$deps\" ] && dep=(\"--dependency=afterok:$deps\"); sbatch --parsable --job-name=\"$PREFIX-$name\" --mem=\"${mem}M\" --cpus-per-task=\"$cpus\" \"${dep[@]}\" --wrap \"$cmd\"; }\n";
     s += "declare -A ID\n";
     for job in jobs {
@@ -214,6 +218,15 @@ fn slurm_script(jobs: &[Job], dir: &Path) -> String {
     s
 }
 
+/// The rule-free name of a `.dtz` file named under a rule
+/// (`mulino-6-5-n100-100.dtz` is `mulino-6-5.dtz`), which a pair whose
+/// every distance to a removal is within the rule gets instead.
+fn rule_free_dtz(name: &str) -> Option<String> {
+    let stem = name.strip_suffix(".dtz")?;
+    let (base, _) = stem.rsplit_once("-n")?;
+    Some(format!("{base}.dtz"))
+}
+
 /// FNV-1a, for a plan's job-name prefix that stays the same run to run.
 fn fnv(s: &str) -> u32 {
     s.bytes().fold(0x811c_9dc5u32, |h, b| {
@@ -227,7 +240,8 @@ pub fn job_to_build(a: &BuildArgs, id: &str) -> Result<(Job, Option<(u8, u8)>)> 
     let jobs = jobs(a)?;
     let job = plan::find(&jobs, id)?.clone();
     for input in &job.inputs {
-        if !a.common.dir.join(input).exists() {
+        let there = |name: &str| a.common.dir.join(name).exists();
+        if !there(input) && !rule_free_dtz(input).is_some_and(|n| there(&n)) {
             return Err(PlanError::MissingInput {
                 job: id.into(),
                 input: input.clone(),
@@ -240,4 +254,19 @@ pub fn job_to_build(a: &BuildArgs, id: &str) -> Result<(Job, Option<(u8, u8)>)> 
         Some((x.parse().ok()?, y.parse().ok()?))
     });
     Ok((job, pair))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rule_free_dtz;
+
+    #[test]
+    fn a_dtz_name_under_a_rule_has_a_rule_free_twin() {
+        assert_eq!(
+            rule_free_dtz("mulino-6-5-n100-100.dtz").as_deref(),
+            Some("mulino-6-5.dtz")
+        );
+        assert_eq!(rule_free_dtz("mulino-6-5-n100-100.wdz"), None);
+        assert_eq!(rule_free_dtz("mulino-6-5.tb"), None);
+    }
 }

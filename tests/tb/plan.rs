@@ -112,3 +112,59 @@ fn a_missing_input_exits_3_and_an_unknown_job_1() {
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_plan_of_both_kinds_with_the_placing_layers_runs_to_the_end() {
+    // `--files both`: a pair clean under the rule names its `.dtz` file
+    // without the rule, which the placing jobs after it must accept.
+    let (jobs_dir, one_dir) = (
+        fixture::scratch("plan-both"),
+        fixture::scratch("plan-both-one"),
+    );
+    let opts = |dir: &Path| -> Vec<String> {
+        ["--pieces", "3", "--placing", "--placing-max", "3", "--dir"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain([dir.display().to_string()])
+            .collect()
+    };
+    let out = Command::new(BIN)
+        .args(["tb", "plan", "--format", "waves"])
+        .args(opts(&jobs_dir))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("--placing-max 3"), "{text}");
+    for line in text.lines().filter(|l| !l.is_empty()) {
+        let argv: Vec<&str> = line.split(' ').collect();
+        let c = Command::new(argv[0]).args(&argv[1..]).output().unwrap();
+        assert!(c.status.success(), "{line}: {c:?}");
+    }
+    let out = Command::new(BIN)
+        .args(["tb", "build"])
+        .args(opts(&one_dir))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let names = |dir: &Path| {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| !n.starts_with(".mulino-checked"))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names(&jobs_dir), names(&one_dir));
+    assert!(names(&one_dir).iter().any(|n| n == "mulino-place-0.tb"));
+    for n in names(&one_dir) {
+        assert_eq!(
+            std::fs::read(jobs_dir.join(&n)).unwrap(),
+            std::fs::read(one_dir.join(&n)).unwrap(),
+            "{n}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&jobs_dir);
+    let _ = std::fs::remove_dir_all(&one_dir);
+}

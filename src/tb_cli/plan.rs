@@ -187,7 +187,7 @@ fn slurm_script(jobs: &[Job], dir: &Path) -> String {
     );
     s += "mkdir -p \"$DIR\"\n";
     s += "# Jobs of this plan left waiting on a failed one never run: cancel them.\n";
-    s += "squeue -h -u \"$USER\" -o '%i %j %r' | while read -r id name reason; do\n  case \"$name\" in \"$PREFIX\"-*) [ \"$reason\" = DependencyNeverSatisfied ] && scancel \"$id\" ;; esac\ndone\n";
+    s += "squeue -h -u \"${USER:-$(id -un)}\" -o '%i %j %r' | while read -r id name reason; do\n  case \"$name\" in \"$PREFIX\"-*) if [ \"$reason\" = DependencyNeverSatisfied ]; then scancel \"$id\"; fi ;; esac\ndone\n";
     // A `.dtz` file may have its rule-free name (`rule_free_dtz`).
     s += "done_all() { for f in \"$@\"; do [ -e \"$DIR/$f\" ] || [ -e \"$DIR/${f%-n*.dtz}.dtz\" ] || return 1; done; }\n";
     s += "submit() { local name=$1 mem=$2 cpus=$3 deps=$4 cmd=$5; local dep=(); [ -n \"$deps\" ] && dep=(\"--dependency=afterok:$deps\"); sbatch --parsable --job-name=\"$PREFIX-$name\" --mem=\"${mem}M\" --cpus-per-task=\"$cpus\" \"${dep[@]}\" --wrap \"$cmd\"; }\n";

@@ -12,6 +12,7 @@ use std::sync::Mutex;
 
 use super::{summarise, summarise_dtz, summarise_wdz};
 use crate::core::{Bitboard, MoveList, Outcome, Position, Rules};
+use crate::largemem::prefetch;
 use crate::tb::error::TbError;
 use crate::tb::format::Kind;
 use crate::tb::index::Subspace;
@@ -59,7 +60,7 @@ pub fn verify_kind(
     let rules = tbs.tb_rules().game_rules();
     every_slot(
         tbs,
-        sub,
+        (sub, checked.table.slots()),
         &findings,
         threads,
         progress,
@@ -74,23 +75,46 @@ pub fn verify_kind(
 /// Runs `check` on every slot of `sub` that holds a class, over
 /// `threads`, and adds each problem it finds to `findings` with the
 /// position's FEN.
+///
+/// The walk goes by the mover's set (a placing sector's layout of the
+/// same counts), not in the file's own order (by the other side's set):
+/// every move of one position keeps the other side's set, so a
+/// position's successors lie in the blocks of the mover's new sets, and
+/// those of one mover's set are the same few blocks, in the cache while
+/// its positions are checked; the position's own slot in `slots` is then
+/// one read elsewhere, asked for (prefetched) first. The walk meets
+/// every class once; the position stored in the slot it finds for a
+/// class must be of that class (the index's round trip), so no two
+/// classes share a slot.
 fn every_slot(
     tbs: &Tablebases,
-    sub: &Subspace,
+    (sub, slots): (&Subspace, &[u8]),
     findings: &Mutex<Findings>,
     threads: usize,
     progress: &(dyn Fn(Event) + Sync),
     check: impl Fn(&mut MoveList, u64, Bitboard, Bitboard) -> Option<String> + Sync,
 ) {
+    let walk =
+        Subspace::with_counts(sub.own, sub.opp).expect("a moving pair's counts fit a sector");
     progress(Event::Phase {
         label: "verify",
-        total: sub.len(),
+        total: walk.len(),
     });
-    sub.par_classes(
+    walk.par_classes(
         threads,
         MoveList::new,
-        |moves, idx, own, opp| {
-            if let Some(p) = check(moves, idx, own, opp) {
+        |moves, at, own, opp| {
+            let idx = sub.index(own, opp);
+            if let Some(b) = slots.get(idx as usize) {
+                prefetch(b);
+            }
+            let (o, p) = sub.position(idx);
+            let problem = if walk.index(o, p) != at {
+                Some(format!("slot {idx} holds another class"))
+            } else {
+                check(moves, idx, own, opp)
+            };
+            if let Some(p) = problem {
                 let fen = tbs.tb_rules().fen(own, opp);
                 findings
                     .lock()
@@ -98,7 +122,7 @@ fn every_slot(
                     .add(format!("{fen}: {p}"));
             }
         },
-        |_| progress(Event::Advance(sub.per_class())),
+        |_| progress(Event::Advance(walk.per_class())),
     );
 }
 
@@ -162,9 +186,6 @@ fn check_slot(
     moves: &mut MoveList,
 ) -> Option<String> {
     let (own, opp, idx) = (slot.own, slot.opp, slot.idx);
-    if sub.index(own, opp) != idx {
-        return Some(format!("index round trip gives {}", sub.index(own, opp)));
-    }
     let s = 1 + (idx % 15) as usize;
     let (o, p) = (symmetry::apply(s, own), symmetry::apply(s, opp));
     if sub.index(o, p) != idx {
@@ -265,18 +286,20 @@ fn verify_wdz(
         &mut findings.lock().expect("no panics"),
     );
     let sub = &wdz.sub;
+    // Every quiet move leads into the twin (the other side to move, the
+    // same counts): opened once, not looked up for each successor.
+    let twin = tbs
+        .wdz_table(sub.opp, sub.own)
+        .map_err(|e| TbError::Unusable(e.to_string()))?;
     let limit = tbs.limits().limit(sub.own as u32, sub.opp as u32);
     let rules = tbs.tb_rules().game_rules();
     every_slot(
         tbs,
-        sub,
+        (sub, wdz.table.slots()),
         &findings,
         threads,
         progress,
-        |moves, idx, own, opp| {
-            if sub.index(own, opp) != idx {
-                return Some(format!("index round trip gives {}", sub.index(own, opp)));
-            }
+        |moves, _, own, opp| {
             let Some(pos) = tbs.tb_rules().position(own, opp) else {
                 return Some("the rules core refuses the position".into());
             };
@@ -287,7 +310,7 @@ fn verify_wdz(
             // the rule from a counter of 0 after a removal.
             let probe = |next: &Position, o: Bitboard, p: Bitboard, removed: bool| {
                 if !removed {
-                    return Ok(value::wdz_decode(wdz_of(tbs, o, p)?));
+                    return Ok(value::wdz_decode(twin.byte(o, p)));
                 }
                 let v = tbs.value(next).ok_or("no database value after a removal")?;
                 Ok(match v.rule {
@@ -318,13 +341,6 @@ fn verify_wdz(
         },
     );
     Ok(findings.into_inner().expect("no panics"))
-}
-
-/// The `.wdz` slot byte of `own` to move against `opp`.
-fn wdz_of(tbs: &Tablebases, own: Bitboard, opp: Bitboard) -> Result<u8, String> {
-    tbs.wdz_table(own.count() as u8, opp.count() as u8)
-        .map(|t| t.byte(own, opp))
-        .map_err(|e| e.to_string())
 }
 
 /// A successor position: the sets of the side then to move and of the

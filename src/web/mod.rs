@@ -46,6 +46,11 @@ pub struct GuiArgs {
     /// their exact values and the engine plays from them.
     #[arg(long, value_name = "DIR")]
     pub tb: Option<std::path::PathBuf>,
+    /// The rules the databases of `--tb` were built for (a variant name,
+    /// as `mulino tb build --variant`): the page shows their values, and
+    /// the engine plays from them, in games of those rules.
+    #[arg(long, default_value = "nine", requires = "tb")]
+    pub variant: crate::core::Variant,
 }
 
 /// Runs `mulino gui`: serves until the process is stopped.
@@ -58,10 +63,11 @@ pub fn run(args: GuiArgs) -> Result<(), ServerError> {
                 refused.len()
             );
         };
-        match tablebase::open(dir, checked) {
+        match tablebase::open(dir, &args.variant.rules(), checked) {
             Ok((n, problems)) => {
                 println!(
-                    "mulino gui: {n} endgame database files in {} (checking them)",
+                    "mulino gui: {n} endgame database files for {} in {} (checking them)",
+                    args.variant,
                     dir.display()
                 );
                 for p in problems {

@@ -18,19 +18,20 @@ use crate::tb::{TbValue, Wdl};
 /// page gave the URL of), if any.
 static TABLES: RwLock<Option<Arc<Tablebases>>> = RwLock::new(None);
 
-/// Opens the databases in `dir` (for the standard rules, the only ones
-/// built) for every session, and starts checking their checksums (a file
+/// Opens the databases in `dir`, built for `rules`, for every session
+/// (each plays from them in games of those rules), and starts checking
+/// their checksums (a file
 /// is used once it has passed; `on_checked` gets the count in use and the
 /// problems). Returns how many files there are and what is wrong with any
 /// at once, or why none can serve.
 pub fn open(
     dir: &Path,
+    rules: &Rules,
     on_checked: impl FnOnce(usize, Vec<String>) + Send + 'static,
 ) -> Result<(usize, Vec<String>), String> {
     let notify: crate::tb::probe::Notify =
         Arc::new(|what: &str| eprintln!("mulino gui: endgame databases: {what}"));
-    let tables =
-        Tablebases::for_play(dir, &Rules::default(), Some(notify)).map_err(|e| e.to_string())?;
+    let tables = Tablebases::for_play(dir, rules, Some(notify)).map_err(|e| e.to_string())?;
     let (found, problems) = tables.open_all();
     if found == 0 {
         return Err(problems.join("; "));
@@ -127,7 +128,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         // An empty directory serves nothing, and says so.
-        let error = open(&dir, |_, _| {}).expect_err("an empty directory");
+        let error = open(&dir, &Rules::default(), |_, _| {}).expect_err("an empty directory");
         assert!(error.contains("no database files"), "{error}");
         let opts = Options {
             dir: dir.clone(),
@@ -149,7 +150,7 @@ mod tests {
         let last = bytes.len() - 1;
         bytes[last] ^= 2;
         std::fs::write(&changed, &bytes).unwrap();
-        let (found, problems) = open(&dir, |_, _| {}).unwrap();
+        let (found, problems) = open(&dir, &Rules::default(), |_, _| {}).unwrap();
         assert_eq!((found, problems.len()), (2, 1));
         let tables = tables().unwrap();
         tables.wait_for_checks();
@@ -195,6 +196,35 @@ mod tests {
         };
         assert_eq!(probe(&pos, &other_limit), None);
         assert_eq!(probe(&Position::startpos(&rules), &rules), None);
+        // Databases of other rules (Cheng San Qi: no flying) serve games
+        // of those rules, and no longer the standard ones.
+        let csq = crate::core::Variant::ChengSanQi.rules();
+        let csq_dir = dir.join("csq");
+        std::fs::create_dir_all(&csq_dir).unwrap();
+        let csq_opts = Options {
+            dir: csq_dir.clone(),
+            ..opts
+        };
+        PairBuild::tb(TbRules::from_rules(&csq).unwrap(), 3, 3, &csq_opts)
+            .run(&|_| {})
+            .unwrap();
+        assert!(open(&csq_dir, &csq, |_, _| {}).unwrap().0 >= 1);
+        super::tables().unwrap().wait_for_checks();
+        let pos = Position::from_fen(fen, &csq).unwrap();
+        let (value, moves) = probe(&pos, &csq).expect("a value under Cheng San Qi's rules");
+        // Still a win, but no longer in one: b2-a7xd5 was a flight.
+        assert_eq!(value.result, "win");
+        assert!(value.plies.is_some_and(|p| p > 1), "{value:?}");
+        let mut list = crate::core::MoveList::new();
+        pos.legal_moves(&csq, &mut list);
+        assert_eq!(moves.len(), list.len());
+        assert!(moves.iter().all(|(m, _)| m.to_string() != "b2-a7xd5"));
+        assert_eq!(probe(&pos, &rules), None);
+        let session = crate::web::sessions::Session::new().unwrap();
+        assert!(
+            session.engine().tablebases().is_none(),
+            "a standard game plays without them"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -55,6 +55,8 @@ pub struct PlanSpec<'a> {
     pub targets: Vec<(u8, u8)>,
     /// Whether the placing layers are built too.
     pub placing: bool,
+    /// The most pieces a side has in the placing layers built (9: all).
+    pub placing_max: u8,
     /// The file names a pair `X-Y` (X >= Y) writes.
     pub pair_outputs: &'a dyn Fn(u8, u8) -> Vec<String>,
     /// The argv of a job, given its id.
@@ -134,7 +136,7 @@ pub fn make(spec: &PlanSpec) -> Vec<Job> {
                 command: (spec.command)(&id),
                 id,
                 after,
-                memory_gib: spec.memory_gib,
+                memory_gib: estimate_gib(layer_bytes(k, spec.placing_max, &pairs), f64::INFINITY),
                 cpus: spec.cpus,
                 seconds: 600,
                 inputs,
@@ -143,6 +145,21 @@ pub fn make(spec: &PlanSpec) -> Vec<Job> {
         }
     }
     jobs
+}
+
+/// The peak memory of placing layer `k`'s job: a byte a slot for the
+/// layer and the next layer's two bits a slot (the builder's own need,
+/// which `--memory` bounds: over it the job stops at once), and for
+/// layer 17 the moving phase's files it maps, a byte a slot of `pairs`
+/// (for the whole game 15.0 GiB; measured 15.1 GiB).
+fn layer_bytes(k: u8, max: u8, pairs: &[(u8, u8)]) -> u64 {
+    let own = placing::Layer { k, max }.slots();
+    let read = if k + 1 < LAYERS {
+        placing::Layer { k: k + 1, max }.slots().div_ceil(4)
+    } else {
+        pairs.iter().map(|&(x, y)| pair_slots(x, y)).sum()
+    };
+    own + read
 }
 
 fn estimate_gib(bytes: u64, cap: f64) -> f64 {
@@ -238,6 +255,7 @@ mod tests {
         make(&PlanSpec {
             targets,
             placing,
+            placing_max: 9,
             pair_outputs: &names,
             command: &command,
             memory_gib: 4.0,
@@ -262,6 +280,17 @@ mod tests {
         assert_eq!(p.after, vec!["place-17"]);
         assert_eq!(p.inputs, vec!["mulino-place-17.tb"]);
         assert_eq!(find(&jobs, "place-17").unwrap().after.len(), 28);
+        // Layer 17 holds 6.93 G slots and maps the moving phase's 9.19 G
+        // (the whole game's build peaked at 15.1 GiB); layer 16 4.99 G and
+        // layer 17's two bits a slot.
+        let gib = |id| find(&jobs, id).unwrap().memory_gib;
+        assert!(
+            (14.9..15.2).contains(&gib("place-17")),
+            "{}",
+            gib("place-17")
+        );
+        assert!((6.1..6.4).contains(&gib("place-16")), "{}", gib("place-16"));
+        assert!(gib("place-3") < 0.5);
         assert_eq!(
             find(&jobs, "place-0").unwrap().outputs,
             vec!["mulino-place-0.tb"]

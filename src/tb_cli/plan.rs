@@ -118,6 +118,7 @@ pub fn jobs(a: &BuildArgs) -> Result<Vec<Job>> {
     let jobs = plan::make(&PlanSpec {
         targets: targets(a)?,
         placing: a.placing,
+        placing_max: a.placing_max,
         pair_outputs: &outputs,
         command: &command,
         memory_gib: a.memory,

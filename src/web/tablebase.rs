@@ -196,8 +196,15 @@ mod tests {
         };
         assert_eq!(probe(&pos, &other_limit), None);
         assert_eq!(probe(&Position::startpos(&rules), &rules), None);
-        // Databases of other rules (Cheng San Qi: no flying) serve games
-        // of those rules, and no longer the standard ones.
+        other_rules_serve_their_own_games(&dir, opts, fen);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// After the standard tables: databases of other rules (Cheng San
+    /// Qi: no flying) serve games of those rules, and no longer the
+    /// standard ones.
+    fn other_rules_serve_their_own_games(dir: &std::path::Path, opts: Options, fen: &str) {
+        let rules = Rules::default();
         let csq = crate::core::Variant::ChengSanQi.rules();
         let csq_dir = dir.join("csq");
         std::fs::create_dir_all(&csq_dir).unwrap();
@@ -225,6 +232,5 @@ mod tests {
             session.engine().tablebases().is_none(),
             "a standard game plays without them"
         );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

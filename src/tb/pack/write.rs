@@ -515,77 +515,101 @@ pub fn pack(opts: &PackOptions, progress: &(dyn Fn(Event) + Sync)) -> Result<Pac
     let mut reports = Vec::new();
     for (key, table) in &src.tables {
         let id = key.id();
-        let layout = Layout::of(id);
         let h = &table.header;
-        let counts = [h.draws, h.wins, h.losses];
-        let source_bytes = (crate::tb::format::HEADER_LEN + table.slots().len()) as u64;
-        if !stored.contains(&id) {
-            entries.push(TableEntry {
-                name: id.name(),
-                stored: None,
-                counts,
-            });
-            reports.push(TableReport {
-                name: id.name(),
-                slots: layout.slots,
-                source_bytes,
-                packed_bytes: 0,
-                stored: false,
-            });
-            continue;
-        }
-        let coder = TableCoder::new(id, table, board, opts.block_slots);
-        let priors = coder.priors(64);
-        let all: Vec<u64> = (0..coder.blocks()).collect();
-        let mut blocks = Vec::new();
-        let mut first = None;
-        let mut packed_bytes = 0;
-        // A few hundred blocks at a time, to keep what is in memory small.
-        for chunk in all.chunks(256) {
-            let coded = coder.code(&priors, chunk, opts.threads, progress);
-            for block in coded {
-                first.get_or_insert(data.place(block.len() as u64));
-                blocks.push(BlockEntry {
-                    len: block.len() as u32,
-                    hash: format::block_hash(&block),
-                });
-                packed_bytes += block.len() as u64;
-                data.write(&block)?;
-            }
-        }
-        let (first_file, first_offset) = first.unwrap_or((data.file, data.offset));
-        let index = Index { priors, blocks };
-        let region = index.to_bytes();
-        let entry = Stored {
-            slots: layout.slots,
-            blocks: index.blocks.len() as u64,
-            index: Region {
-                offset: index_bytes.len() as u64,
-                len: region.len() as u64,
-                sha256: format::sha256_hex(&region),
-            },
-            first_file,
-            first_offset,
+        let mut entry = TableEntry {
+            name: id.name(),
+            stored: None,
+            counts: [h.draws, h.wins, h.losses],
         };
-        packed_bytes += region.len() as u64;
-        index_bytes.extend_from_slice(&region);
-        entries.push(TableEntry {
+        let mut report = TableReport {
             name: id.name(),
-            stored: Some(entry),
-            counts,
-        });
-        reports.push(TableReport {
-            name: id.name(),
-            slots: layout.slots,
-            source_bytes,
-            packed_bytes,
-            stored: true,
-        });
+            slots: Layout::of(id).slots,
+            source_bytes: (crate::tb::format::HEADER_LEN + table.slots().len()) as u64,
+            packed_bytes: 0,
+            stored: false,
+        };
+        if stored.contains(&id) {
+            let coder = TableCoder::new(id, table, board, opts.block_slots);
+            let (placed, packed_bytes) =
+                pack_table(&coder, &mut data, &mut index_bytes, opts.threads, progress)?;
+            entry.stored = Some(placed);
+            report.packed_bytes = packed_bytes;
+            report.stored = true;
+        }
+        entries.push(entry);
+        reports.push(report);
     }
     drop(data.out.take());
     write_file(&opts.out.join(INDEX), &index_bytes)?;
+    let (files, text) = write_manifest(opts, &src, entries, &data.written)?;
+    let bytes_out = files.iter().map(|f| f.bytes).sum::<u64>() + text.len() as u64;
+    Ok(PackReport {
+        bytes_in: reports.iter().map(|r| r.source_bytes).sum(),
+        tables: reports,
+        bytes_out,
+        seconds: started.elapsed().as_secs_f64(),
+        manifest_sha256: format::sha256_hex(&text),
+    })
+}
+
+/// Codes one table's blocks into the data files and appends its block
+/// index to `index_bytes`; returns where it went and its packed size
+/// (blocks and index).
+fn pack_table(
+    coder: &TableCoder,
+    data: &mut DataWriter,
+    index_bytes: &mut Vec<u8>,
+    threads: usize,
+    progress: &(dyn Fn(Event) + Sync),
+) -> Result<(Stored, u64), TbError> {
+    let priors = coder.priors(64);
+    let all: Vec<u64> = (0..coder.blocks()).collect();
+    let mut blocks = Vec::new();
+    let mut first = None;
+    let mut packed_bytes = 0;
+    // A few hundred blocks at a time, to keep what is in memory small.
+    for chunk in all.chunks(256) {
+        let coded = coder.code(&priors, chunk, threads, progress);
+        for block in coded {
+            first.get_or_insert(data.place(block.len() as u64));
+            blocks.push(BlockEntry {
+                len: block.len() as u32,
+                hash: format::block_hash(&block),
+            });
+            packed_bytes += block.len() as u64;
+            data.write(&block)?;
+        }
+    }
+    let (first_file, first_offset) = first.unwrap_or((data.file, data.offset));
+    let index = Index { priors, blocks };
+    let region = index.to_bytes();
+    let stored = Stored {
+        slots: coder.layout.slots,
+        blocks: index.blocks.len() as u64,
+        index: Region {
+            offset: index_bytes.len() as u64,
+            len: region.len() as u64,
+            sha256: format::sha256_hex(&region),
+        },
+        first_file,
+        first_offset,
+    };
+    packed_bytes += region.len() as u64;
+    index_bytes.extend_from_slice(&region);
+    Ok((stored, packed_bytes))
+}
+
+/// Writes the manifest: the rules and limits, every table and every
+/// file (the data files `written` and the index) with its checksum.
+/// Returns the files and the manifest's own bytes.
+fn write_manifest(
+    opts: &PackOptions,
+    src: &Source,
+    tables: Vec<TableEntry>,
+    written: &[(String, u64)],
+) -> Result<(Vec<FileEntry>, Vec<u8>), TbError> {
     let mut files: Vec<FileEntry> = Vec::new();
-    for (name, _) in data.written.iter().chain([(INDEX.to_string(), 0)].iter()) {
+    for (name, _) in written.iter().chain([(INDEX.to_string(), 0)].iter()) {
         let path = opts.out.join(name);
         let bytes = std::fs::read(&path).map_err(TbError::io(&path))?;
         files.push(FileEntry {
@@ -604,24 +628,16 @@ pub fn pack(opts: &PackOptions, progress: &(dyn Fn(Event) + Sync)) -> Result<Pac
         },
         block_slots: opts.block_slots,
         max_file_bytes: MAX_FILE_BYTES,
-        tables: entries,
+        tables,
         files: files.clone(),
     };
     let mut text = serde_json::to_vec_pretty(&manifest)
         .map_err(|e| TbError::Unusable(format!("the manifest: {e}")))?;
     text.push(b'\n');
     write_file(&opts.out.join(MANIFEST), &text)?;
-    let bytes_out = files.iter().map(|f| f.bytes).sum::<u64>() + text.len() as u64;
-    Ok(PackReport {
-        bytes_in: reports.iter().map(|r| r.source_bytes).sum(),
-        tables: reports,
-        bytes_out,
-        seconds: started.elapsed().as_secs_f64(),
-        manifest_sha256: format::sha256_hex(&text),
-    })
+    Ok((files, text))
 }
 
-/// Writes a file whole: to a temporary name, then renamed.
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), TbError> {
     let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
     std::fs::write(&tmp, bytes).map_err(TbError::io(&tmp))?;

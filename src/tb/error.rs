@@ -48,6 +48,8 @@ pub enum TbError {
     },
     #[error("{path}: checksum mismatch (corrupt)")]
     BadChecksum { path: PathBuf },
+    #[error("{path}: header byte {at} is {found:#04x} where the format has 0 (corrupt)")]
+    BadHeader { path: PathBuf, at: usize, found: u8 },
     #[error("these rules have no databases: {0}")]
     UnsupportedRules(String),
     #[error("subspace `{0}` is not W-B with 3 <= W, B <= 9")]

@@ -275,6 +275,17 @@ impl Header {
                 expected: VERSION,
             });
         }
+        // The bytes the format leaves unused are 0 (`to_bytes`); any other
+        // is damage the checksum of the values cannot see.
+        for at in (22..24).chain(58..64).chain(76..80).chain(88..HEADER_LEN) {
+            if h[at] != 0 {
+                return Err(TbError::BadHeader {
+                    path: path.to_path_buf(),
+                    at,
+                    found: h[at],
+                });
+            }
+        }
         let kind = Kind::from_byte(h[18]).ok_or_else(|| TbError::BadKind {
             path: path.to_path_buf(),
             found: h[18],
@@ -335,7 +346,8 @@ pub fn checksum(data: &[u8]) -> u64 {
 /// one file), synced, then renamed, so that a file under the final name
 /// is always complete; and records it
 /// as checked in its directory's list (`trust.rs`): its bytes are the
-/// ones its checksum was computed from.
+/// ones its checksum was computed from. A note that an earlier file of
+/// that name passed `tb verify` is removed.
 pub fn write_table(path: &Path, header: &Header, slots: &[u8]) -> Result<(), TbError> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(format!(".tmp.{}", std::process::id()));
@@ -346,6 +358,7 @@ pub fn write_table(path: &Path, header: &Header, slots: &[u8]) -> Result<(), TbE
     f.sync_all().map_err(TbError::io(&tmp))?;
     drop(f);
     std::fs::rename(&tmp, path).map_err(TbError::io(path))?;
+    crate::tb::trust::forget_verified(path);
     if let Some(dir) = path.parent() {
         Checked::record(dir, path, header.checksum);
     }
@@ -380,5 +393,16 @@ mod tests {
             cursed: 7,
         };
         assert_eq!(Header::parse(Path::new("x"), &h.to_bytes()).unwrap(), h);
+        // A byte the format leaves unused, changed, is damage.
+        let mut bytes = h.to_bytes();
+        bytes[127] = 1;
+        assert!(matches!(
+            Header::parse(Path::new("x"), &bytes),
+            Err(TbError::BadHeader {
+                at: 127,
+                found: 1,
+                ..
+            })
+        ));
     }
 }

@@ -201,6 +201,81 @@ impl Checked {
     }
 }
 
+/// The suffix of the note that `tb verify --stamp` leaves beside a file
+/// it passed (`mulino-7-7-n100-100.wdz.verified`): what a plan's check
+/// job writes, so that a scheduler sees the check done by a file.
+pub const VERIFIED_SUFFIX: &str = ".verified";
+
+/// The name of the note that says the file `name` passed `tb verify`.
+pub fn verified_name(name: &str) -> String {
+    format!("{name}{VERIFIED_SUFFIX}")
+}
+
+fn verified_path(path: &Path) -> PathBuf {
+    let mut p = path.as_os_str().to_owned();
+    p.push(VERIFIED_SUFFIX);
+    PathBuf::from(p)
+}
+
+/// The note's line: the file as it was when it passed (name, size,
+/// modified ns, inode) and the seconds its check took.
+fn verified_line(path: &Path, seconds: f64) -> Option<String> {
+    let s = Stamp::of(path, 0)?;
+    let name = Checked::name(path)?;
+    Some(format!(
+        "{name}\t{}\t{}\t{}\t{seconds:.2}",
+        s.len, s.modified, s.inode
+    ))
+}
+
+/// Leaves beside the file at `path` the note that it passed `tb verify`
+/// as it is now (written under a name of this process's own, then
+/// renamed); where it did not pass, removes any note it had.
+pub fn mark_verified(path: &Path, passed: bool, seconds: f64) -> std::io::Result<()> {
+    let note = verified_path(path);
+    if !passed {
+        return match std::fs::remove_file(&note) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        };
+    }
+    let line = verified_line(path, seconds).ok_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::NotFound, "the verified file is gone")
+    })?;
+    let text = format!(
+        "# mulino {} tb verify: every slot of this file agreed with the rules core's own moves \
+         (name, size, modified ns, inode, seconds). A rebuilt file loses this note.\n{line}\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    let mut tmp = note.as_os_str().to_owned();
+    tmp.push(format!(".tmp.{}", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, &note).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// Whether the file at `path` has a note that it passed `tb verify` as
+/// it is now (the same size, modification time and inode).
+pub fn is_verified(path: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(verified_path(path)) else {
+        return false;
+    };
+    let Some(now) = verified_line(path, 0.0) else {
+        return false;
+    };
+    let key = |l: &str| l.rsplit_once('\t').map(|(k, _)| k.to_string());
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .any(|l| key(l).is_some() && key(l) == key(&now))
+}
+
+/// Removes the note of the file at `path` (a build that writes it anew).
+pub fn forget_verified(path: &Path) {
+    let _ = std::fs::remove_file(verified_path(path));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,6 +298,34 @@ mod tests {
         // A damaged list is an empty one.
         std::fs::write(dir.join(FILE_NAME), "mulino-3-3.tb\tx\n").unwrap();
         assert!(!Checked::load(&dir).holds(&file, 7));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_verified_note_holds_until_the_file_changes() {
+        let dir = std::env::temp_dir().join(format!("mulino-verified-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("mulino-3-3-n100-100.wdz");
+        std::fs::write(&file, b"values").unwrap();
+        assert!(!is_verified(&file));
+        mark_verified(&file, true, 1.5).unwrap();
+        assert!(is_verified(&file));
+        let note = dir.join(verified_name("mulino-3-3-n100-100.wdz"));
+        let text = std::fs::read_to_string(&note).unwrap();
+        assert!(text.lines().nth(1).unwrap().ends_with("\t1.50"), "{text}");
+        // A failed check takes the note away; a changed file has none.
+        mark_verified(&file, false, 0.0).unwrap();
+        assert!(!note.exists() && !is_verified(&file));
+        mark_verified(&file, false, 0.0).unwrap();
+        mark_verified(&file, true, 1.0).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(&file, b"VALUES").unwrap();
+        assert!(!is_verified(&file));
+        forget_verified(&file);
+        assert!(!note.exists());
+        // No note for a file that is not there.
+        assert!(mark_verified(&dir.join("mulino-4-3.tb"), true, 1.0).is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }
 

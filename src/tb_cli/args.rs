@@ -103,6 +103,11 @@ pub struct VerifyArgs {
     /// default: every file in the directory.
     #[arg(long, value_delimiter = ',', value_parser = parse_layer)]
     pub layers: Vec<u8>,
+    /// Leave beside each file that passes a note that it did
+    /// (`NAME.verified`), and take the note of one that fails away: the
+    /// outputs of a plan's check jobs (`tb plan --check`).
+    #[arg(long)]
+    pub stamp: bool,
 }
 
 #[derive(Args, Debug)]
@@ -187,6 +192,11 @@ pub struct PlanArgs {
     /// or `slurm` (a bash script that submits the missing jobs).
     #[arg(long, value_enum, default_value_t = super::plan::PlanFormat::Json)]
     pub format: super::plan::PlanFormat,
+    /// A check after every build job (`check-ID`: `tb verify --stamp` of
+    /// what the job built), run beside the next builds; its outputs are
+    /// the notes `NAME.verified` beside the files that passed.
+    #[arg(long)]
+    pub check: bool,
 }
 
 #[derive(Args, Debug)]

@@ -36,7 +36,7 @@ use crate::tb::{TbError, TbRules};
 pub fn run(args: TbArgs) -> Result<()> {
     match args.command {
         TbCommand::Build(a) => run_build(a),
-        TbCommand::Plan(p) => plan::run_plan(&p.build, p.format),
+        TbCommand::Plan(p) => plan::run_plan(&p.build, p.format, p.check),
         TbCommand::Verify(a) => run_verify(a),
         TbCommand::Stats(a) => run_stats(a),
         TbCommand::Endgames(a) => endgames::run(&a),
@@ -333,6 +333,19 @@ fn print_reports(
     Ok(())
 }
 
+/// `tb verify --stamp`: the note beside a file that it passed (or none).
+pub(crate) fn note_verified(path: &std::path::Path, passed: bool, secs: f64) -> Result<()> {
+    crate::tb::trust::mark_verified(path, passed, secs)
+        .with_context(|| format!("the note that {} was verified", path.display()))
+}
+
+/// A file that could not be checked keeps no note that it passed.
+pub(crate) fn forget_note(stamp: bool, path: &std::path::Path) {
+    if stamp {
+        crate::tb::trust::forget_verified(path);
+    }
+}
+
 fn run_verify(v: VerifyArgs) -> Result<()> {
     let a = v.common;
     let rules = tb_rules(a.variant)?;
@@ -345,7 +358,7 @@ fn run_verify(v: VerifyArgs) -> Result<()> {
     if list.is_empty() && layers.is_empty() {
         bail!("no databases in {}", a.dir.display());
     }
-    let mut bad = placing::verify(&a, rules, &layers)?;
+    let mut bad = placing::verify(&a, rules, &layers, v.stamp)?;
     for (x, y) in list {
         // The .tb file, then each .dtz file: the one without N-move rules
         // and those built for limits, each checked under its limits; then
@@ -375,9 +388,13 @@ fn run_verify(v: VerifyArgs) -> Result<()> {
             let pb = bar();
             pb.set_prefix(format!("{x}-{y}"));
             let started = Instant::now();
-            let f = verify::verify_kind(&under, kind, x, y, a.threads, &on_event(&pb))?;
+            let f = verify::verify_kind(&under, kind, x, y, a.threads, &on_event(&pb))
+                .inspect_err(|_| forget_note(v.stamp, &a.dir.join(&name)))?;
             pb.finish_and_clear();
             let secs = started.elapsed().as_secs_f64();
+            if v.stamp {
+                note_verified(&a.dir.join(&name), f.mismatches == 0, secs)?;
+            }
             if f.mismatches == 0 {
                 println!("{name}\tok\t{secs:.2} s");
             } else {

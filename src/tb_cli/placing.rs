@@ -105,17 +105,25 @@ pub fn layers_sorted(layers: &[u8]) -> Vec<u8> {
 
 /// Verifies the placing layers `layers` (the later one of each pair must
 /// be there too); the number of mismatches.
-pub fn verify(a: &CommonArgs, rules: TbRules, layers: &[u8]) -> Result<u64> {
+pub fn verify(a: &CommonArgs, rules: TbRules, layers: &[u8], stamp: bool) -> Result<u64> {
     let mut bad = 0;
     for &k in layers {
-        let max = open_any_layer(&a.dir, rules, k)?.header.max;
+        let name = file_name(k);
+        let forget = |_: &_| super::forget_note(stamp, &a.dir.join(&name));
+        let max = open_any_layer(&a.dir, rules, k)
+            .inspect_err(forget)?
+            .header
+            .max;
         let pb = bar();
         pb.set_prefix(format!("p{k}"));
         let started = Instant::now();
-        let f = verify_layer(&a.dir, rules, k, max, a.threads, &on_event(&pb))?;
+        let f =
+            verify_layer(&a.dir, rules, k, max, a.threads, &on_event(&pb)).inspect_err(forget)?;
         pb.finish_and_clear();
         let secs = started.elapsed().as_secs_f64();
-        let name = file_name(k);
+        if stamp {
+            super::note_verified(&a.dir.join(&name), f.mismatches == 0, secs)?;
+        }
         if f.mismatches == 0 {
             println!("{name}\tok\t{secs:.2} s");
         } else {

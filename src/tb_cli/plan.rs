@@ -128,9 +128,47 @@ pub fn jobs(a: &BuildArgs) -> Result<Vec<Job>> {
     Ok(jobs)
 }
 
+/// The argv of the check of build job `job`: `tb verify --stamp` of the
+/// pair (both directions) or the layer it built.
+fn check_command(a: &BuildArgs, exe: &str, job: &Job) -> Vec<String> {
+    let mut v: Vec<String> = vec![
+        exe.into(),
+        "tb".into(),
+        "verify".into(),
+        "--variant".into(),
+        a.common.variant.name().to_string(),
+        "--threads".into(),
+        a.common.threads.to_string(),
+        "--dir".into(),
+        a.common.dir.display().to_string(),
+        "--stamp".into(),
+    ];
+    if let Some(k) = job.id.strip_prefix("place-") {
+        v.extend(["--layers".into(), k.into()]);
+    } else if let Some((x, y)) = job
+        .id
+        .strip_prefix("moving-")
+        .and_then(|p| p.split_once('-'))
+    {
+        let list = if x == y {
+            format!("{x}-{y}")
+        } else {
+            format!("{x}-{y},{y}-{x}")
+        };
+        v.extend(["--subspaces".into(), list]);
+    }
+    v
+}
+
 /// `mulino tb plan`.
-pub fn run_plan(a: &BuildArgs, format: PlanFormat) -> Result<()> {
-    let jobs = jobs(a)?;
+pub fn run_plan(a: &BuildArgs, format: PlanFormat, check: bool) -> Result<()> {
+    let mut jobs = jobs(a)?;
+    if check {
+        let exe = std::env::current_exe().context("the path of this program")?;
+        let exe = exe.display().to_string();
+        jobs = plan::with_checks(jobs, &|j| check_command(a, &exe, j));
+        plan::check(&jobs, &HashSet::new())?;
+    }
     match format {
         PlanFormat::Json => {
             let text = serde_json::to_string_pretty(&serde_json::json!({ "jobs": jobs }))?;
@@ -190,7 +228,7 @@ fn slurm_script(jobs: &[Job], dir: &Path) -> String {
     s += "# Jobs of this plan left waiting on a failed one never run: cancel them.\n";
     s += "squeue -h -u \"${USER:-$(id -un)}\" -o '%i %j %r' | while read -r id name reason; do\n  case \"$name\" in \"$PREFIX\"-*) if [ \"$reason\" = DependencyNeverSatisfied ]; then scancel \"$id\"; fi ;; esac\ndone\n";
     // A `.dtz` file may have its rule-free name (`rule_free_dtz`).
-    s += "done_all() { for f in \"$@\"; do [ -e \"$DIR/$f\" ] || [ -e \"$DIR/${f%-n*.dtz}.dtz\" ] || return 1; done; }\n";
+    s += "done_all() { for f in \"$@\"; do [ -e \"$DIR/$f\" ] || [ -e \"$DIR/${f%-n*.dtz}.dtz\" ] || [ -e \"$DIR/${f%-n*.dtz.verified}.dtz.verified\" ] || return 1; done; }\n";
     s += "submit() { local name=$1 mem=$2 cpus=$3 deps=$4 cmd=$5; local dep=(); [ -n \"$deps\" ] && dep=(\"--dependency=afterok:$deps\"); sbatch --parsable --job-name=\"$PREFIX-$name\" --mem=\"${mem}M\" --cpus-per-task=\"$cpus\" \"${dep[@]}\" --wrap \"$cmd\"; }\n";
     s += "declare -A ID\n";
     for job in jobs {

@@ -168,3 +168,68 @@ fn a_plan_of_both_kinds_with_the_placing_layers_runs_to_the_end() {
     let _ = std::fs::remove_dir_all(&jobs_dir);
     let _ = std::fs::remove_dir_all(&one_dir);
 }
+
+#[test]
+fn a_plan_with_checks_notes_every_file_and_a_damaged_one_fails_its_check() {
+    let dir = fixture::scratch("plan-check");
+    let opts: Vec<String> = ["--pieces", "3", "--placing", "--placing-max", "3", "--dir"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([dir.display().to_string()])
+        .collect();
+    let out = Command::new(BIN)
+        .args(["tb", "plan", "--format", "json", "--check"])
+        .args(&opts)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let plan: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let jobs = plan["jobs"].as_array().unwrap();
+    // 3-3 and 18 layers, each built then checked.
+    assert_eq!(jobs.len(), 2 * 19);
+    let argv = |j: &serde_json::Value| -> Vec<String> {
+        j["command"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w.as_str().unwrap().to_string())
+            .collect()
+    };
+    let run = |j: &serde_json::Value| {
+        let a = argv(j);
+        Command::new(&a[0]).args(&a[1..]).output().unwrap()
+    };
+    for j in jobs {
+        let c = run(j);
+        assert!(c.status.success(), "{}: {c:?}", j["id"]);
+    }
+    let mut notes = 0;
+    for j in jobs
+        .iter()
+        .filter(|j| j["id"].as_str().unwrap().starts_with("check-"))
+    {
+        for o in j["outputs"].as_array().unwrap() {
+            let o = o.as_str().unwrap();
+            // A `.dtz` file clean below the rule has its rule-free name.
+            let there = dir.join(o).exists()
+                || o.split_once("-n")
+                    .is_some_and(|(base, _)| dir.join(format!("{base}.dtz.verified")).exists());
+            assert!(there, "{o}");
+            notes += 1;
+        }
+    }
+    assert_eq!(notes, 2 + 18);
+    // A layer damaged after its check: checked again, it fails, and its
+    // note is gone.
+    let layer = dir.join("mulino-place-16.tb");
+    let mut bytes = std::fs::read(&layer).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&layer, &bytes).unwrap();
+    let check = jobs.iter().find(|j| j["id"] == "check-place-16").unwrap();
+    let c = run(check);
+    assert!(!c.status.success(), "{c:?}");
+    assert!(!dir.join("mulino-place-16.tb.verified").exists());
+    assert!(dir.join("mulino-place-15.tb.verified").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

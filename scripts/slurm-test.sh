@@ -9,7 +9,9 @@
 # 2. the same build as Slurm jobs (`tb plan --format slurm`), compared byte for byte;
 # 3. a kill test: a few pairs' files deleted, the script run again, one job
 #    with dependents killed with SIGKILL while it runs, the script run again
-#    (it cancels the jobs left waiting and resubmits what is missing), compared again.
+#    (it cancels the jobs left waiting and resubmits what is missing), compared again;
+# 4. the checks of the pairs up to 4-4 as jobs (`tb plan --check`): only they are
+#    submitted, each leaves its notes, and a second run submits nothing.
 # Prints a PASS line with the timings; exits nonzero on any failure.
 set -euo pipefail
 
@@ -243,5 +245,25 @@ TMP_LEFT=$(cd "$T/shared" && find . -maxdepth 1 -name '*tmp*' -printf '%f ' )
 log "temporary files after the kill: ${TMP_AFTER_KILL:-none}; at the end: ${TMP_LEFT:-none}"
 RESUB=$(wc -l <"$T/submit.rerun.txt")
 
+# --- 4. checks as jobs -----------------------------------------------------------
+# The plan of the pairs up to 4-4 with its checks, over the folder built above:
+# the builds are done, so only the checks are submitted; each leaves its notes,
+# and the script run again submits nothing.
+"$MULINO" tb plan --pieces 4 --check --dir "$T/shared" --format slurm >"$T/plan.sh"
+PREFIX=$(sed -n 's/^PREFIX=//p' "$T/plan.sh")
+s=$(now)
+run_plan checks
+grep -q '^moving-' "$T/submit.checks.txt" && die "a finished build was submitted again"
+NCHECKS=$(grep -c '^check-moving-' "$T/submit.checks.txt" || true)
+[ "$NCHECKS" = 3 ] || die "$NCHECKS checks submitted, not 3"
+wait_queue "checks"
+for f in 3-3 4-3 3-4 4-4; do
+    [ -e "$T/shared/mulino-$f.tb.verified" ] && [ -e "$T/shared/mulino-$f.dtz.verified" ] ||
+        { dump_queue; die "no note that mulino-$f passed its check"; }
+done
+run_plan checks-again
+[ ! -s "$T/submit.checks-again.txt" ] || die "checks done were submitted again"
+T_CHECKS=$(( $(now) - s ))
+
 T_ALL=$(( $(now) - T0 ))
-echo "PASS: slurm-test --pieces $PIECES: $NJOBS jobs; cluster up ${T_CLUSTER} s, reference ${T_REF} s, slurm build ${T_SLURM} s, kill test ${T_KILL} s (rerun submitted $RESUB jobs), total ${T_ALL} s"
+echo "PASS: slurm-test --pieces $PIECES: $NJOBS jobs; cluster up ${T_CLUSTER} s, reference ${T_REF} s, slurm build ${T_SLURM} s, kill test ${T_KILL} s (rerun submitted $RESUB jobs), checks ${T_CHECKS} s ($NCHECKS jobs), total ${T_ALL} s"

@@ -108,6 +108,10 @@ pub struct VerifyArgs {
     /// outputs of a plan's check jobs (`tb plan --check`).
     #[arg(long)]
     pub stamp: bool,
+    /// Only the moving-phase files of these kinds (as `tb build
+    /// --files`); default: every kind in the directory.
+    #[arg(long, value_enum)]
+    pub files: Option<Files>,
 }
 
 #[derive(Args, Debug)]

@@ -378,6 +378,15 @@ fn run_verify(v: VerifyArgs) -> Result<()> {
                 .map(|l| (Kind::ToRemoval, l)),
         );
         files.extend(wdz.into_iter().map(|l| (Kind::UnderRule, l)));
+        if let Some(only) = v.files {
+            files.retain(|(kind, _)| only.kinds().contains(kind));
+            if files.is_empty() {
+                bail!(
+                    "{x}-{y}: no file of the kinds asked for (--files) in {}",
+                    a.dir.display()
+                );
+            }
+        }
         for (kind, limits) in files {
             let name = match kind {
                 Kind::ToRemoval => crate::tb::format::dtz_file_name(x, y, limits),

@@ -129,7 +129,8 @@ pub fn jobs(a: &BuildArgs) -> Result<Vec<Job>> {
 }
 
 /// The argv of the check of build job `job`: `tb verify --stamp` of the
-/// pair (both directions) or the layer it built.
+/// pair (both directions, the plan's kinds of file only) or the layer it
+/// built.
 fn check_command(a: &BuildArgs, exe: &str, job: &Job) -> Vec<String> {
     let mut v: Vec<String> = vec![
         exe.into(),
@@ -155,7 +156,12 @@ fn check_command(a: &BuildArgs, exe: &str, job: &Job) -> Vec<String> {
         } else {
             format!("{x}-{y},{y}-{x}")
         };
-        v.extend(["--subspaces".into(), list]);
+        v.extend([
+            "--subspaces".into(),
+            list,
+            "--files".into(),
+            files_name(a.files),
+        ]);
     }
     v
 }

@@ -219,6 +219,28 @@ fn a_plan_with_checks_notes_every_file_and_a_damaged_one_fails_its_check() {
         }
     }
     assert_eq!(notes, 2 + 18);
+    // A check verifies the plan's kinds of file and fails where there is
+    // none of them.
+    let c = run(jobs.iter().find(|j| j["id"] == "check-moving-3-3").unwrap());
+    let out = String::from_utf8_lossy(&c.stdout);
+    assert!(
+        out.contains("mulino-3-3.tb\tok") && out.contains("mulino-3-3.dtz\tok"),
+        "{out}"
+    );
+    let wdz = Command::new(BIN)
+        .args([
+            "tb",
+            "verify",
+            "--subspaces",
+            "3-3",
+            "--files",
+            "wdz",
+            "--dir",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(!wdz.status.success(), "{wdz:?}");
     // A layer damaged after its check: checked again, it fails, and its
     // note is gone.
     let layer = dir.join("mulino-place-16.tb");

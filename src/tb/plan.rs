@@ -138,20 +138,38 @@ pub fn make(spec: &PlanSpec) -> Vec<Job> {
                 after,
                 memory_gib: estimate_gib(layer_bytes(k, spec.placing_max, &pairs), f64::INFINITY),
                 cpus: spec.cpus,
-                // Layer 17's 6.93 G slots took 626 s on 2 threads.
-                seconds: placing::Layer {
-                    k,
-                    max: spec.placing_max,
-                }
-                .slots()
-                    / 5_000_000
-                    + 1,
+                seconds: layer_seconds(k, spec.placing_max),
                 inputs,
                 outputs: vec![placing::file_name(k)],
             });
         }
     }
     jobs
+}
+
+/// What a build job (`moving-X-Y`, `place-K`) builds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// Moving-phase pair `X-Y` with `Y-X` (X >= Y).
+    Pair(u8, u8),
+    /// Placing layer `K`.
+    Layer(u8),
+}
+
+/// What the build job `id` builds (`pair_id` and `layer_id` read back);
+/// `None` for any other id.
+pub fn target(id: &str) -> Option<Target> {
+    if let Some(k) = id.strip_prefix("place-") {
+        return k.parse().ok().map(Target::Layer);
+    }
+    let (x, y) = id.strip_prefix("moving-")?.split_once('-')?;
+    Some(Target::Pair(x.parse().ok()?, y.parse().ok()?))
+}
+
+/// Estimated seconds on one core of placing layer `k`'s build: layer
+/// 17's 6.93 G slots took 626 s on 2 threads.
+fn layer_seconds(k: u8, max: u8) -> u64 {
+    placing::Layer { k, max }.slots() / 5_000_000 + 1
 }
 
 /// The id of the job that checks what job `id` built.
@@ -173,10 +191,9 @@ const CHECK_FACTOR_PLACING: u64 = 4;
 pub fn with_checks(jobs: Vec<Job>, command: &dyn Fn(&Job) -> Vec<String>) -> Vec<Job> {
     let mut out = Vec::with_capacity(2 * jobs.len());
     for job in jobs {
-        let factor = if job.id.starts_with("place-") {
-            CHECK_FACTOR_PLACING
-        } else {
-            CHECK_FACTOR_MOVING
+        let factor = match target(&job.id) {
+            Some(Target::Layer(_)) => CHECK_FACTOR_PLACING,
+            _ => CHECK_FACTOR_MOVING,
         };
         let check = Job {
             id: check_id(&job.id),
@@ -381,6 +398,15 @@ mod tests {
             find(&cut, "moving-9-9"),
             Err(PlanError::NoSuchJob("moving-9-9".into()))
         );
+    }
+
+    #[test]
+    fn a_job_id_names_what_it_builds() {
+        assert_eq!(target(&pair_id(6, 7)), Some(Target::Pair(7, 6)));
+        assert_eq!(target(&layer_id(17)), Some(Target::Layer(17)));
+        for other in ["check-moving-4-3", "moving-4", "place-x", "moving-a-3"] {
+            assert_eq!(target(other), None, "{other}");
+        }
     }
 
     #[test]

@@ -256,21 +256,6 @@ pub fn mark_verified(path: &Path, passed: bool, seconds: f64) -> std::io::Result
     })
 }
 
-/// Whether the file at `path` has a note that it passed `tb verify` as
-/// it is now (the same size, modification time and inode).
-pub fn is_verified(path: &Path) -> bool {
-    let Ok(text) = std::fs::read_to_string(verified_path(path)) else {
-        return false;
-    };
-    let Some(now) = verified_line(path, 0.0) else {
-        return false;
-    };
-    let key = |l: &str| l.rsplit_once('\t').map(|(k, _)| k.to_string());
-    text.lines()
-        .filter(|l| !l.starts_with('#'))
-        .any(|l| key(l).is_some() && key(l) == key(&now))
-}
-
 /// Removes the note of the file at `path` (a build that writes it anew).
 pub fn forget_verified(path: &Path) {
     let _ = std::fs::remove_file(verified_path(path));
@@ -299,6 +284,21 @@ mod tests {
         std::fs::write(dir.join(FILE_NAME), "mulino-3-3.tb\tx\n").unwrap();
         assert!(!Checked::load(&dir).holds(&file, 7));
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Whether the file at `path` has a note that it passed `tb verify` as
+    /// it is now (the same size, modification time and inode).
+    fn is_verified(path: &Path) -> bool {
+        let Ok(text) = std::fs::read_to_string(verified_path(path)) else {
+            return false;
+        };
+        let Some(now) = verified_line(path, 0.0) else {
+            return false;
+        };
+        let key = |l: &str| l.rsplit_once('\t').map(|(k, _)| k.to_string());
+        text.lines()
+            .filter(|l| !l.starts_with('#'))
+            .any(|l| key(l).is_some() && key(l) == key(&now))
     }
 
     #[test]

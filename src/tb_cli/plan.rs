@@ -10,7 +10,7 @@ use clap::ValueEnum;
 use super::{BuildArgs, Files};
 use crate::tb::NMoveLimits;
 use crate::tb::format::{Kind, dtz_file_name, file_name_of, wdz_file_name};
-use crate::tb::plan::{self, Job, PlanError, PlanSpec};
+use crate::tb::plan::{self, Job, PlanError, PlanSpec, Target};
 
 /// How `tb plan` prints the plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -144,24 +144,22 @@ fn check_command(a: &BuildArgs, exe: &str, job: &Job) -> Vec<String> {
         a.common.dir.display().to_string(),
         "--stamp".into(),
     ];
-    if let Some(k) = job.id.strip_prefix("place-") {
-        v.extend(["--layers".into(), k.into()]);
-    } else if let Some((x, y)) = job
-        .id
-        .strip_prefix("moving-")
-        .and_then(|p| p.split_once('-'))
-    {
-        let list = if x == y {
-            format!("{x}-{y}")
-        } else {
-            format!("{x}-{y},{y}-{x}")
-        };
-        v.extend([
-            "--subspaces".into(),
-            list,
-            "--files".into(),
-            files_name(a.files),
-        ]);
+    match plan::target(&job.id) {
+        Some(Target::Layer(k)) => v.extend(["--layers".into(), k.to_string()]),
+        Some(Target::Pair(x, y)) => {
+            let list = if x == y {
+                format!("{x}-{y}")
+            } else {
+                format!("{x}-{y},{y}-{x}")
+            };
+            v.extend([
+                "--subspaces".into(),
+                list,
+                "--files".into(),
+                files_name(a.files),
+            ]);
+        }
+        None => {}
     }
     v
 }
@@ -294,10 +292,10 @@ pub fn job_to_build(a: &BuildArgs, id: &str) -> Result<(Job, Option<(u8, u8)>)> 
             .into());
         }
     }
-    let pair = id.strip_prefix("moving-").and_then(|p| {
-        let (x, y) = p.split_once('-')?;
-        Some((x.parse().ok()?, y.parse().ok()?))
-    });
+    let pair = match plan::target(id) {
+        Some(Target::Pair(x, y)) => Some((x, y)),
+        _ => None,
+    };
     Ok((job, pair))
 }
 

@@ -638,6 +638,7 @@ fn write_manifest(
     Ok((files, text))
 }
 
+/// Writes a file whole: to a temporary name, then renamed.
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), TbError> {
     let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
     std::fs::write(&tmp, bytes).map_err(TbError::io(&tmp))?;
